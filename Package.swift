@@ -1,0 +1,78 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// MARK: - System libraries (Debian packages, wrapped one per target)
+
+let systemLibraries: [Target] = [
+    .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+    .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+    .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+    .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+]
+
+// MARK: - Our own C: the DSP hot paths
+
+let dspCore: Target = .target(
+    name: "CSleepDSP",
+    cSettings: [.unsafeFlags(["-O3", "-ffast-math", "-fno-finite-math-only"])],
+    linkerSettings: [
+        .linkedLibrary("fftw3f"),
+        .linkedLibrary("fftw3f_threads"),
+        .linkedLibrary("soxr"),
+        .linkedLibrary("m"),
+    ]
+)
+
+// MARK: - The library, the command-line tools
+
+let library: Target = .target(
+    name: "SleepAnalysis",
+    dependencies: ["CSleepDSP", "CFFTW", "CSndFile", "CALSA", "CSQLite", "CSodium", "CSoxr"],
+    resources: [.copy("../../Models")]
+)
+
+let commandLineTool: Target = .executableTarget(
+    name: "sleepanalysis",
+    dependencies: ["SleepAnalysis"]
+)
+
+let benchmark: Target = .executableTarget(
+    name: "sleepanalysis-bench",
+    dependencies: ["SleepAnalysis"]
+)
+
+// MARK: - Tests
+
+let testSupport: Target = .target(
+    name: "TestSupport",
+    dependencies: ["SleepAnalysis"],
+    path: "Tests/TestSupport"
+)
+
+let tests: Target = .testTarget(
+    name: "SleepAnalysisTests",
+    dependencies: ["SleepAnalysis", "TestSupport", "CSleepDSP"]
+)
+
+// MARK: - Package
+
+let package = Package(
+    name: "SleepAnalysis",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "SleepAnalysis", targets: ["SleepAnalysis"]),
+        .executable(name: "sleepanalysis", targets: ["sleepanalysis"]),
+        .executable(name: "sleepanalysis-bench", targets: ["sleepanalysis-bench"]),
+    ],
+    targets: systemLibraries + [dspCore, library, commandLineTool, benchmark, testSupport, tests]
+)
+
+// Every Swift target gets the same strict settings: Swift 6 mode (strict concurrency) and explicit `any`.
+for target in package.targets where target.type != .system && target.name != "CSleepDSP" {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// A breathing-rate measurement.
+public struct BreathingRate: Sendable, Hashable, Codable {
+    /// When the measurement was made (the end of the analysed window).
+    public var timestamp: Date
+    /// Breaths per minute.
+    public var bpm: Double
+    /// Confidence of the measurement, 0...1.
+    public var confidence: Double
+    /// The session the measurement belongs to.
+    public var sessionId: UUID
+
+    /// Creates a measurement.
+    public init(timestamp: Date, bpm: Double, confidence: Double, sessionId: UUID) {
+        self.timestamp = timestamp
+        self.bpm = bpm
+        self.confidence = confidence
+        self.sessionId = sessionId
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Which sensors a session uses.
+public struct SleepAnalysisConfig: Sendable, Hashable, Codable {
+    /// Analyse the microphone.
+    public var useAudio: Bool
+    /// Analyse the accelerometer.
+    public var useAccelerometer: Bool
+    /// Analyse heart rate from a wearable.
+    public var useHeartRate: Bool
+
+    /// Creates a configuration.
+    public init(useAudio: Bool = true, useAccelerometer: Bool = false, useHeartRate: Bool = false) {
+        self.useAudio = useAudio
+        self.useAccelerometer = useAccelerometer
+        self.useHeartRate = useHeartRate
+    }
+}
+
+/// A channel of a stereo source: one sleeper each.
+public enum AnalysisChannel: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The first audio channel (or the only one of a mono source).
+    case primary
+    /// The second audio channel of a stereo source.
+    case secondary
+}
+
+/// A session that can be resumed after the host process restarted.
+public struct ResumedSession: Sendable, Hashable, Codable {
+    /// The session.
+    public var sessionId: UUID
+    /// Its channel.
+    public var channel: AnalysisChannel
+    /// The smart alarm persisted with it, if any.
+    public var smartAlarmConfig: SmartAlarmConfig?
+
+    /// Creates a resumed-session record.
+    public init(sessionId: UUID, channel: AnalysisChannel, smartAlarmConfig: SmartAlarmConfig?) {
+        self.sessionId = sessionId
+        self.channel = channel
+        self.smartAlarmConfig = smartAlarmConfig
+    }
+}
+
+/// The SDK's life-cycle state.
+public enum SleepCycleSdkState: String, Sendable, Hashable, Codable {
+    /// `initialize(...)` has not been called (or `deinitialize()` was).
+    case uninitialized
+    /// Ready; no data source runs.
+    case initialized
+    /// A data source and at least one session run.
+    case running
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Every error the SDK throws. Each case carries a message a user can act on.
+public enum SleepCycleSdkError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A call needs `initialize(...)` first.
+    case notInitialized
+    /// The API key is malformed, tampered with, expired or from an untrusted issuer.
+    case invalidApiKey(String)
+    /// The licence does not grant a feature the call needs (the feature's name).
+    case featureNotEnabled(String)
+    /// A session or data source is already running.
+    case analysisAlreadyRunning
+    /// No session is active (on that channel, or with that id).
+    case analysisNotActive
+    /// A configuration value is out of range or contradictory.
+    case invalidConfiguration(String)
+    /// A data source could not be opened or read.
+    case dataSourceFailure(String)
+    /// Input data is malformed (file, line and reason in the message).
+    case invalidInput(String)
+    /// Persistent state (session journal, token cache) could not be read or written.
+    case storageFailure(String)
+    /// A required model has no download location.
+    case resourceUnavailable(String)
+    /// A model download failed; calling `initialize` again resumes it.
+    case resourceDownloadFailed(String)
+    /// A model the analysis needs has not been downloaded.
+    case modelNotProvisioned(String)
+    /// A downloaded model is incomplete or corrupt.
+    case modelIntegrityCheckFailed(String)
+    /// The model is not part of this build.
+    case modelUnavailable(String)
+    /// No session can be resumed.
+    case noResumableSession
+
+    /// A message for logs and users.
+    public var description: String {
+        switch self {
+        case .notInitialized: "The SDK is not initialized: call SleepCycleSdk.initialize(...) first."
+        case .invalidApiKey(let why): "The API key was rejected: \(why)"
+        case .featureNotEnabled(let feature): "The licence does not include the feature '\(feature)'."
+        case .analysisAlreadyRunning: "An analysis or data source is already running: stop it first."
+        case .analysisNotActive: "No analysis session is active for this call."
+        case .invalidConfiguration(let why): "Invalid configuration: \(why)"
+        case .dataSourceFailure(let why): "Data source failure: \(why)"
+        case .invalidInput(let why): "Invalid input: \(why)"
+        case .storageFailure(let why): "Storage failure: \(why)"
+        case .resourceUnavailable(let name): "No download location for the model '\(name)'."
+        case .resourceDownloadFailed(let why): "Model download failed: \(why)"
+        case .modelNotProvisioned(let name): "The model '\(name)' has not been downloaded."
+        case .modelIntegrityCheckFailed(let name): "The model '\(name)' is incomplete or corrupt."
+        case .modelUnavailable(let name): "The model '\(name)' is not part of this build."
+        case .noResumableSession: "There is no session to resume."
+        }
+    }
+}
