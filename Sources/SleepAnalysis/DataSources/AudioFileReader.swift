@@ -1,0 +1,79 @@
+import CSndFile
+import Foundation
+
+/// Reads an audio file in blocks through libsndfile (WAV, FLAC, OGG, … mono or stereo, any rate).
+///
+/// Memory is one block, whatever the file's length. Not thread-safe: use it from one thread.
+final class AudioFileReader {
+    /// The file being read.
+    let url: URL
+    /// Frames per second.
+    let sampleRate: Double
+    /// Channels per frame.
+    let channelCount: Int
+    /// Frames in the file, as its header says.
+    let frameCount: Int64
+    /// Frames read so far.
+    private(set) var framesRead: Int64 = 0
+
+    private var handle: OpaquePointer?
+
+    /// Opens `url` for reading.
+    ///
+    /// - Throws: `SleepCycleSdkError.invalidInput` when the file is missing, unreadable, of an unknown format or
+    ///   has no samples or a zero sample rate (`sf_open` does the work).
+    init(url: URL) throws {
+        self.url = url
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw SleepCycleSdkError.invalidInput("\(url.path): no such file")
+        }
+        var info = SF_INFO()
+        guard let handle = sf_open(url.path, Int32(SFM_READ), &info) else {
+            let reason = String(cString: sf_strerror(nil))
+            throw SleepCycleSdkError.invalidInput("\(url.path): cannot read audio (\(reason))")
+        }
+        guard info.samplerate > 0, info.channels > 0 else {
+            sf_close(handle)
+            throw SleepCycleSdkError.invalidInput("\(url.path): zero sample rate or channel count")
+        }
+        guard info.channels <= 2 else {
+            sf_close(handle)
+            throw SleepCycleSdkError.invalidInput("\(url.path): \(info.channels) channels; mono or stereo expected")
+        }
+        self.handle = handle
+        self.sampleRate = Double(info.samplerate)
+        self.channelCount = Int(info.channels)
+        self.frameCount = Int64(info.frames)
+    }
+
+    deinit {
+        if let handle { sf_close(handle) }
+    }
+
+    /// Reads up to `maxFrames` frames, interleaved; returns nil at the end of the file.
+    ///
+    /// - Throws: `SleepCycleSdkError.invalidInput` when the file is truncated or corrupt (fewer frames than its
+    ///   header announced, or a decoder error from `sf_readf_float`).
+    func read(maxFrames: Int) throws -> [Float]? {
+        guard let handle, maxFrames > 0 else { return nil }
+        var block = [Float](repeating: 0, count: maxFrames * channelCount)
+        let got = block.withUnsafeMutableBufferPointer { buffer in
+            sf_readf_float(handle, buffer.baseAddress, sf_count_t(maxFrames))
+        }
+        let errorCode = sf_error(handle)
+        if errorCode != 0 {
+            throw SleepCycleSdkError.invalidInput(
+                "\(url.path): decoding failed after \(framesRead) frames (\(String(cString: sf_error_number(errorCode))))")
+        }
+        if got <= 0 {
+            if framesRead < frameCount {
+                throw SleepCycleSdkError.invalidInput(
+                    "\(url.path): truncated: \(framesRead) of \(frameCount) frames could be read")
+            }
+            return nil
+        }
+        framesRead += Int64(got)
+        if Int(got) < maxFrames { block.removeSubrange(Int(got) * channelCount..<block.count) }
+        return block
+    }
+}
