@@ -19,9 +19,12 @@ final class AnalysisPipeline: Sendable {
     private let finished = CompletionSignal()
 
     /// Creates the pipeline of `source`, publishing on `streams`.
-    init(source: any DataSource, layout: SignalLayout, streams: SdkStreams, logger: SDKLogger) {
+    init(
+        source: any DataSource, layout: SignalLayout, streams: SdkStreams, logger: SDKLogger,
+        stereo: StereoSetup? = nil
+    ) throws {
         self.source = source
-        let core = Core(source: source, layout: layout, streams: streams, logger: logger)
+        let core = try Core(source: source, layout: layout, streams: streams, logger: logger, stereo: stereo)
         let queue = self.queue
         let finished = self.finished
         let thread = Thread {
@@ -81,11 +84,24 @@ final class AnalysisPipeline: Sendable {
         private(set) var inputError: SleepCycleSdkError?
         private var analysedSamples: Int64 = 0
 
-        init(source: any DataSource, layout: SignalLayout, streams: SdkStreams, logger: SDKLogger) {
+        /// Assigns events to sleepers on a two-sleeper source; nil otherwise.
+        let stereoArbiter: StereoEventArbiter?
+
+        init(
+            source: any DataSource, layout: SignalLayout, streams: SdkStreams, logger: SDKLogger,
+            stereo: StereoSetup?
+        ) throws {
             self.source = source
             self.layout = layout
             self.streams = streams
             self.logger = logger
+            if layout == .perChannel, let stereo {
+                stereoArbiter = try StereoEventArbiter(
+                    config: stereo.separation, primaryEngine: stereo.factory.makeChannelEventsEngine(),
+                    secondaryEngine: stereo.factory.makeChannelEventsEngine())
+            } else {
+                stereoArbiter = nil
+            }
         }
 
         /// Adds a session.
@@ -176,12 +192,21 @@ final class AnalysisPipeline: Sendable {
                     AudioBatch(firstSampleIndex: firstSample, startTime: startTime, samples: samples, features: features))
             }
             analysedSamples += Int64(length)
+            if let stereoArbiter, batches.count == 2 { stereoArbiter.process(primary: batches[0], secondary: batches[1]) }
             for session in sessions.values {
                 let index = session.channel == .secondary && batches.count > 1 ? 1 : 0
                 session.process(batches[index])
             }
         }
     }
+}
+
+/// What a two-sleeper pipeline needs: the separation rules and a way to make each channel's events engine.
+struct StereoSetup: Sendable {
+    /// How events are assigned to the sleepers.
+    let separation: ChannelSeparationConfig
+    /// Makes the engines.
+    let factory: EngineFactory
 }
 
 /// A one-shot signal that async code can wait for.

@@ -75,7 +75,7 @@ extension SleepCycleSdk {
         guard pipeline == nil else { throw SleepCycleSdkError.analysisAlreadyRunning }
         try validate(config: config, smartAlarm: smartAlarmConfig, channel: .primary)
         let source = source ?? LiveDataSource()
-        let pipeline = AnalysisPipeline(
+        let pipeline = try AnalysisPipeline(
             source: source, layout: .mixdown, streams: Self.streams, logger: context.logger)
         let startTime = at ?? (source.isFinite ? source.startTime : Date())
         let sessionId = UUID()
@@ -127,7 +127,8 @@ extension SleepCycleSdk {
         let streams = Self.streams
         await pipeline.perform { core in
             let processor = factory.makeProcessor(
-                for: session, streams: streams, listeners: listeners, restoring: journalState)
+                for: session, streams: streams, listeners: listeners, restoring: journalState,
+                arbiter: core.stereoArbiter)
             core.add(processor)
         }
     }
