@@ -40,7 +40,7 @@ final class SensorFileStreams {
 
     /// Delivers every pending row earlier than `end`, in time order.
     ///
-    /// - Throws: `CSVError` for the first malformed row met.
+    /// - Throws: `CSVError` for the first malformed row met, after delivering every good row read before it.
     func deliverRows(before end: Date, to sink: any SensorDataSink) throws(CSVError) {
         while true {
             let accelerometerTime = nextAccelerometer?.timestamp ?? .distantFuture
@@ -55,7 +55,12 @@ final class SensorFileStreams {
                 var batch: [AccelerometerSample] = []
                 while let sample = nextAccelerometer, sample.timestamp < limit, batch.count < Self.maximumBatch {
                     batch.append(sample)
-                    nextAccelerometer = try accelerometer?.next()
+                    do {
+                        nextAccelerometer = try accelerometer?.next()
+                    } catch {
+                        sink.deliver(.accelerometer(batch))
+                        throw error
+                    }
                 }
                 sink.deliver(.accelerometer(batch))
             } else if heartRateTime == earliest {
@@ -63,7 +68,12 @@ final class SensorFileStreams {
                 var batch: [HeartRateSample] = []
                 while let sample = nextHeartRate, sample.timestamp < limit, batch.count < Self.maximumBatch {
                     batch.append(sample)
-                    nextHeartRate = try heartRate?.next()
+                    do {
+                        nextHeartRate = try heartRate?.next()
+                    } catch {
+                        sink.deliver(.heartRate(batch))
+                        throw error
+                    }
                 }
                 sink.deliver(.heartRate(batch))
             } else {
@@ -71,7 +81,12 @@ final class SensorFileStreams {
                 var batch: [ActivityCountSample] = []
                 while let sample = nextActivityCount, sample.timestamp < limit, batch.count < Self.maximumBatch {
                     batch.append(sample)
-                    nextActivityCount = try activityCounts?.next()
+                    do {
+                        nextActivityCount = try activityCounts?.next()
+                    } catch {
+                        sink.deliver(.activityCounts(batch))
+                        throw error
+                    }
                 }
                 sink.deliver(.activityCounts(batch))
             }
