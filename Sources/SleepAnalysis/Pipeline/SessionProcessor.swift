@@ -30,11 +30,19 @@ final class SessionProcessor {
     private var movementSinceTick = false
     /// The end of the data analysed so far.
     private(set) var dataTime: Date
+    /// Data before this time was analysed before a resume (or precedes the session) and is skipped.
+    private let resumeFrom: Date
+    /// Health changes journaled before a resume.
+    private let priorHealthUpdates: [AudioHealthUpdate]
+    /// Writes the session's journal; nil when the session is not journaled.
+    private let journal: SessionJournalWriter?
+    private var pendingJournal: [JournaledRecord] = []
 
     /// Creates the processor of a session starting at `startTime`.
     init(
         sessionId: UUID, channel: AnalysisChannel, config: SleepAnalysisConfig, startTime: Date, timeZone: TimeZone,
-        engines: SessionEngines, publishing: SessionPublishing, streams: SdkStreams, listeners: ListenerBox
+        engines: SessionEngines, publishing: SessionPublishing, streams: SdkStreams, listeners: ListenerBox,
+        journal: SessionJournalWriter? = nil, restoring restored: JournaledSessionState? = nil
     ) {
         self.sessionId = sessionId
         self.channel = channel
@@ -45,7 +53,20 @@ final class SessionProcessor {
         self.publishing = publishing
         self.streams = streams
         self.listeners = listeners
-        self.dataTime = startTime
+        self.journal = journal
+        let resumeFrom = restored?.checkpoint?.processedUntil ?? startTime
+        self.resumeFrom = resumeFrom
+        self.dataTime = resumeFrom
+        priorHealthUpdates = restored?.healthUpdates ?? []
+        if let restored {
+            events = restored.events
+            breathingRates = restored.breathingRates
+            realTimePredictions = restored.realTimePredictions
+            observations = restored.observations
+            latestPrediction = restored.realTimePredictions.last
+            // Rebuild the staging engine's causal state; its earlier outputs are already in the result.
+            for observation in restored.observations { _ = engines.staging?.addEpoch(observation) }
+        }
     }
 
     /// The smart-alarm events so far (for reports).
@@ -55,15 +76,15 @@ final class SessionProcessor {
 
     /// Analyses one audio batch of the session's signal. Batches that begin before the session are skipped.
     func process(_ batch: AudioBatch) {
-        guard config.useAudio, batch.startTime >= startTime.addingTimeInterval(-1e-6) else { return }
+        guard config.useAudio, batch.startTime >= resumeFrom.addingTimeInterval(-1e-6) else { return }
         let seconds = Double(batch.samples.count) / Double(AudioBatch.sampleRate)
-        if epoch == nil { epoch = EpochAccumulator(start: batch.startTime) }
+        if epoch == nil { epoch = EpochAccumulator(start: epochStart(containing: batch.startTime)) }
 
         var update = AudioEventsUpdate()
         if let eventsEngine = engines.events { update = eventsEngine.process(batch) }
         record(events: update.ended)
         for rate in engines.breathing?.process(batch) ?? [] { record(breathing: rate) }
-        for change in engines.audioHealth?.process(batch) ?? [] { streams.audioHealth.yield(change) }
+        for change in engines.audioHealth?.process(batch) ?? [] { record(health: change) }
 
         notifyListeners(batch: batch, update: update)
 
@@ -77,8 +98,8 @@ final class SessionProcessor {
 
     /// Analyses accelerometer readings.
     func process(accelerometer samples: [AccelerometerSample]) {
-        guard config.useAccelerometer, let last = samples.last, last.timestamp >= startTime else { return }
-        let inSession = samples.filter { $0.timestamp >= startTime }
+        guard config.useAccelerometer, let last = samples.last, last.timestamp >= resumeFrom else { return }
+        let inSession = samples.filter { $0.timestamp >= resumeFrom }
         if let motion = engines.motion {
             let movements = motion.process(inSession)
             if !movements.isEmpty { movementSinceTick = true }
@@ -91,22 +112,24 @@ final class SessionProcessor {
     /// Takes device activity counts.
     func process(activityCounts samples: [ActivityCountSample]) {
         guard config.useAccelerometer, let last = samples.last else { return }
-        engines.motion?.process(activityCounts: samples.filter { $0.timestamp >= startTime })
+        engines.motion?.process(activityCounts: samples.filter { $0.timestamp >= resumeFrom })
         advanceWithoutAudio(to: last.timestamp)
     }
 
     /// Takes heart-rate readings.
     func process(heartRates samples: [HeartRateSample]) {
         guard config.useHeartRate, let last = samples.last else { return }
-        let values = samples.filter { $0.timestamp >= startTime && $0.bpm.isFinite }
-        if epoch == nil, let first = values.first, !config.useAudio { epoch = EpochAccumulator(start: first.timestamp) }
+        let values = samples.filter { $0.timestamp >= resumeFrom && $0.bpm.isFinite }
+        if epoch == nil, let first = values.first, !config.useAudio {
+            epoch = EpochAccumulator(start: epochStart(containing: first.timestamp))
+        }
         epoch?.addHeartRates(values.map(\.bpm))
         advanceWithoutAudio(to: last.timestamp)
     }
 
     /// Checks for missing audio at wall-clock time `now` (live sources only).
     func checkForMissingInput(now: Date) {
-        for change in engines.audioHealth?.checkForMissingInput(now: now) ?? [] { streams.audioHealth.yield(change) }
+        for change in engines.audioHealth?.checkForMissingInput(now: now) ?? [] { record(health: change) }
     }
 
     // MARK: - Commands
@@ -155,12 +178,41 @@ final class SessionProcessor {
             realTimePredictions: realTimePredictions.filter { $0.interval.start < endTime },
             wholeNight: publishing.wholeNightStages
                 ? (engines.staging?.wholeNight() ?? []).filter { $0.interval.start < endTime } : nil,
-            audioStatistics: config.useAudio ? engines.audioHealth?.finish(at: endTime) : nil,
+            audioStatistics: config.useAudio ? audioStatistics(until: endTime) : nil,
             includeRealTime: publishing.realTimeStages
         ).build()
     }
 
     // MARK: - Internals
+
+    /// The start of the 30-second epoch (on the session's grid) that contains `time`.
+    private func epochStart(containing time: Date) -> Date {
+        let offset = max(0, time.timeIntervalSince(startTime))
+        let index = (offset / EpochAccumulator.epochLength + 1e-9).rounded(.down)
+        return startTime.addingTimeInterval(index * EpochAccumulator.epochLength)
+    }
+
+    /// Audio health over the session: what was journaled before a resume, then the engine's intervals.
+    private func audioStatistics(until end: Date) -> AudioStatistics? {
+        guard let engine = engines.audioHealth else { return nil }
+        let current = engine.finish(at: end).healthIntervals.filter { $0.interval.end > resumeFrom }
+        guard resumeFrom > startTime else { return AudioStatistics(healthIntervals: current) }
+        var prior: [AudioHealthInterval] = []
+        var status = AudioHealthStatus.healthy
+        var since = startTime
+        for update in priorHealthUpdates where update.timestamp < resumeFrom {
+            if update.timestamp > since { prior.append(AudioHealthInterval(status: status, interval: DateInterval(start: since, end: update.timestamp))) }
+            status = update.status
+            since = max(since, update.timestamp)
+        }
+        if resumeFrom > since { prior.append(AudioHealthInterval(status: status, interval: DateInterval(start: since, end: resumeFrom))) }
+        return AudioStatistics(healthIntervals: prior + current)
+    }
+
+    private func record(health change: AudioHealthUpdate) {
+        streams.audioHealth.yield(change)
+        pendingJournal.append(.health(change))
+    }
 
     private func record(events newEvents: [Event]) {
         guard !newEvents.isEmpty else { return }
@@ -168,11 +220,13 @@ final class SessionProcessor {
         events.sort { $0.interval.start < $1.interval.start }
         let movements = newEvents.filter { $0.type == .movement && $0.source == .accelerometer }.count
         if movements > 0 { epoch?.addMovementEvents(movements) }
+        pendingJournal.append(contentsOf: newEvents.map(JournaledRecord.event))
         streams.events.yield(newEvents)
     }
 
     private func record(breathing rate: BreathingRate) {
         breathingRates.append(rate)
+        pendingJournal.append(.breathing(rate))
         streams.breathingRates.yield(rate)
     }
 
@@ -195,7 +249,7 @@ final class SessionProcessor {
     /// Moves data time forward for sessions that have no audio (motion or heart rate only).
     private func advanceWithoutAudio(to time: Date) {
         guard !config.useAudio else { return }
-        if epoch == nil { epoch = EpochAccumulator(start: startTime) }
+        if epoch == nil { epoch = EpochAccumulator(start: epochStart(containing: max(time, resumeFrom))) }
         if time > dataTime {
             epoch?.addMotionCoverage(seconds: time.timeIntervalSince(dataTime))
             dataTime = time
@@ -216,11 +270,26 @@ final class SessionProcessor {
         let latestBreathing = breathingRates.last { $0.timestamp <= finished.interval.end.addingTimeInterval(1e-6) }
         let observation = finished.observation(activity: activity, breathing: latestBreathing)
         observations.append(observation)
-        guard let staging = engines.staging else { return }
-        let prediction = staging.addEpoch(observation)
-        latestPrediction = prediction
-        realTimePredictions.append(prediction)
-        if publishing.realTimeStages { streams.sleepStages.yield(prediction) }
+        pendingJournal.append(.epoch(observation))
+        if let staging = engines.staging {
+            let prediction = staging.addEpoch(observation)
+            latestPrediction = prediction
+            realTimePredictions.append(prediction)
+            pendingJournal.append(.realTimePrediction(prediction))
+            if publishing.realTimeStages { streams.sleepStages.yield(prediction) }
+        }
+        commitJournal(processedUntil: finished.interval.end)
+    }
+
+    /// Writes what happened since the last commit, with a checkpoint at `processedUntil`, in one transaction.
+    private func commitJournal(processedUntil: Date) {
+        guard let journal else {
+            pendingJournal.removeAll()
+            return
+        }
+        if let alarm = engines.smartAlarm { pendingJournal.append(.alarmState(alarm.state)) }
+        journal.commit(pendingJournal, sessionId: sessionId, processedUntil: processedUntil)
+        pendingJournal.removeAll()
     }
 
     private func tickAlarm(now: Date) {

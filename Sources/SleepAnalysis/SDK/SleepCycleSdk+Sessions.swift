@@ -87,7 +87,7 @@ extension SleepCycleSdk {
             try pipeline.startSource()
         } catch {
             await pipeline.shutdown()
-            context.journal.discardQuietly(sessionId, logger: context.logger)
+            context.journal.finishQuietly(sessionId, logger: context.logger)
             throw error
         }
         self.pipeline = pipeline

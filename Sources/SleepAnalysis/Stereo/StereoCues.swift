@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the two channels say about one event: where it came from and how strongly each channel detected it.
-struct StereoCues: Sendable, Hashable {
+struct EventStereoCues: Sendable, Hashable {
     /// Inter-channel time difference in seconds (positive: the sound reached the primary microphone first), nil
     /// when it could not be measured.
     var timeDifference: Double?

@@ -46,7 +46,8 @@ final class StereoEventArbiter {
         engines = [primaryEngine, secondaryEngine]
         let maximumDelay = max(config.microphoneSpacing / config.speedOfSound * 1.5, 0.001)
         analyzer = try StereoAnalyzer(
-            sampleRate: Double(AudioBatch.sampleRate), frameLength: Self.cueFrameLength, maximumDelay: maximumDelay)
+            sampleRate: Double(AudioBatch.sampleRate), frameSize: Self.cueFrameLength, hopSize: Self.cueFrameLength,
+            maxDelaySeconds: maximumDelay)
     }
 
     /// Analyses one batch of each channel; afterwards `update(for:)` tells each channel's session its events.
@@ -74,10 +75,10 @@ final class StereoEventArbiter {
     }
 
     /// The cues of an event interval, for tests and diagnostics.
-    func cues(for type: EventType, over interval: DateInterval) -> StereoCues {
+    func cues(for type: EventType, over interval: DateInterval) -> EventStereoCues {
         let inside = cues.filter { interval.contains($0.time) }
         let strong = inside.filter { $0.confidence > 0 }
-        var result = StereoCues(
+        var result = EventStereoCues(
             timeDifference: weightedMedian(strong.map { ($0.delay, $0.confidence) }),
             correlationStrength: strong.isEmpty ? 0 : strong.map(\.confidence).reduce(0, +) / Double(strong.count),
             levelDifference: nil, primaryProbability: 0, secondaryProbability: 0)
@@ -97,17 +98,26 @@ final class StereoEventArbiter {
 
     private func measureCues(_ primary: AudioBatch, _ secondary: AudioBatch) {
         let length = min(primary.samples.count, secondary.samples.count)
-        var offset = 0
-        while offset + Self.cueFrameLength <= length {
-            let range = offset..<(offset + Self.cueFrameLength)
-            let cue = analyzer.analyze(primary: primary.samples[range], secondary: secondary.samples[range])
-            let time = primary.startTime.addingTimeInterval(
-                Double(offset + Self.cueFrameLength / 2) / Double(AudioBatch.sampleRate))
+        let frames: [StereoCues]
+        do {
+            frames = try analyzer.process(
+                primary: Array(primary.samples[0..<length]), secondary: Array(secondary.samples[0..<length]))
+        } catch {
+            return
+        }
+        let rate = Double(AudioBatch.sampleRate)
+        for frame in frames {
+            // Frame i covers the cueFrameLength samples ending at sample (i + 1) * hop of the stream.
+            let end = Int64(frame.frameIndex + 1) * Int64(Self.cueFrameLength) - primary.firstSampleIndex
+            let start = max(0, Int(end) - Self.cueFrameLength)
+            let stop = min(length, Int(end))
+            guard start < stop else { continue }
+            let time = primary.startTime.addingTimeInterval(Double(start + stop) / 2 / rate)
             cues.append(
                 FrameCue(
-                    time: time, delay: cue.delay, confidence: cue.confidence,
-                    primaryEnergy: energy(primary.samples[range]), secondaryEnergy: energy(secondary.samples[range])))
-            offset += Self.cueFrameLength
+                    time: time, delay: frame.delaySeconds, confidence: frame.confidence,
+                    primaryEnergy: energy(primary.samples[start..<stop]),
+                    secondaryEnergy: energy(secondary.samples[start..<stop])))
         }
     }
 

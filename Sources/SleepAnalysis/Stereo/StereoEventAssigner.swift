@@ -7,7 +7,7 @@ struct StereoEventAssigner: Sendable {
 
     /// The event's position from −1 (secondary microphone) to +1 (primary microphone): the weighted mean of the
     /// cues that could be measured; 0 when none could.
-    func position(of cues: StereoCues) -> Double {
+    func position(of cues: EventStereoCues) -> Double {
         var weighted = 0.0
         var weights = 0.0
         let maximumDelay = config.microphoneSpacing / config.speedOfSound
@@ -31,7 +31,7 @@ struct StereoEventAssigner: Sendable {
     }
 
     /// The sleeper (or sleepers) an event of `type` belongs to.
-    func assign(_ type: EventType, cues: StereoCues) -> ChannelAssignment {
+    func assign(_ type: EventType, cues: EventStereoCues) -> ChannelAssignment {
         let rules = config.resolved(for: type)
         guard max(cues.primaryProbability, cues.secondaryProbability) >= rules.minimumConfidence else {
             return .neither
