@@ -23,7 +23,8 @@ public struct HealthKitSleepSample: Sendable, Hashable, Codable {
     }
 
     /// The samples HealthKit would hold for a night: one `inBed` sample for the whole session, then one
-    /// sample per stage interval (light → `asleepCore`, deep → `asleepDeep`, REM → `asleepREM`, awake → `awake`).
+    /// sample per stage interval (light → `asleepCore`, deep → `asleepDeep`, REM → `asleepREM`,
+    /// awake → `awake`).
     ///
     /// The whole-night stages are used; a result without them (staging was off or too short) falls back to
     /// the stages published in real time.
@@ -35,8 +36,7 @@ public struct HealthKitSleepSample: Sendable, Hashable, Codable {
         let inBed = HealthKitSleepSample(
             value: .inBed, startDate: result.startTime, endDate: max(result.startTime, result.endTime),
             sessionId: result.sessionId, timeZone: zone)
-        let stages = result.sleepStageIntervals.isEmpty ? result.realTimeSleepStageIntervals : result.sleepStageIntervals
-        let stageSamples = stages.sorted { $0.interval.start < $1.interval.start }.map {
+        let stageSamples = result.storedStageIntervals.sorted { $0.interval.start < $1.interval.start }.map {
             HealthKitSleepSample(
                 value: HealthKitSleepValue(stage: $0.stage), startDate: $0.interval.start, endDate: $0.interval.end,
                 sessionId: result.sessionId, timeZone: zone)

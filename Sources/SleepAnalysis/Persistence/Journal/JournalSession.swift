@@ -88,7 +88,9 @@ public struct JournalEntry: Sendable, Hashable {
     /// Encodes a snapshot: an entry that replaces the earlier records of its kind, so only the newest is kept.
     ///
     /// - Throws: `SleepCycleSdkError.storageFailure` when the payload cannot be encoded.
-    public static func snapshot<Payload: Encodable>(_ payload: Payload, kind: String, time: Date) throws -> JournalEntry {
+    public static func snapshot<Payload: Encodable>(
+        _ payload: Payload, kind: String, time: Date
+    ) throws -> JournalEntry {
         var entry = try JournalEntry(payload, kind: kind, time: time)
         entry.replacesPrevious = true
         return entry

@@ -93,7 +93,10 @@ public final class SessionStore: Sendable {
                 for sample in samples {
                     try connection.execute(
                         "INSERT INTO stage_samples (session_id, start_time, end_time, stage) VALUES (?, ?, ?, ?)",
-                        [.uuid(sample.sessionId), .date(sample.startDate), .date(sample.endDate), .text(sample.stage.rawValue)])
+                        [
+                            .uuid(sample.sessionId), .date(sample.startDate), .date(sample.endDate),
+                            .text(sample.stage.rawValue),
+                        ])
                 }
                 return .saved(night, anchor: anchor)
             }
@@ -233,8 +236,7 @@ public final class SessionStore: Sendable {
 
     /// The stage rows indexed for a result: the whole-night stages, or the real-time ones without them.
     private static func stageSamples(of result: AnalysisResult) -> [SleepStageSample] {
-        let stages = result.sleepStageIntervals.isEmpty ? result.realTimeSleepStageIntervals : result.sleepStageIntervals
-        return stages.map {
+        result.storedStageIntervals.map {
             SleepStageSample(
                 sessionId: result.sessionId, stage: $0.stage, startDate: $0.interval.start, endDate: $0.interval.end)
         }

@@ -116,3 +116,10 @@ public enum SessionStoreChange: Sendable, Hashable {
         }
     }
 }
+
+extension AnalysisResult {
+    /// The stages the store indexes and exports: the whole-night stages, or the real-time ones without them.
+    var storedStageIntervals: [SleepStageInterval] {
+        sleepStageIntervals.isEmpty ? realTimeSleepStageIntervals : sleepStageIntervals
+    }
+}
