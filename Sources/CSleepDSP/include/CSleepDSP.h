@@ -3,5 +3,7 @@
 #define CSLEEPDSP_H
 
 #include "sa_common.h"
+#include "sa_event_pool.h"
+#include "sa_mlp.h"
 
 #endif
