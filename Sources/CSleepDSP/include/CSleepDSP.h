@@ -3,5 +3,6 @@
 #define CSLEEPDSP_H
 
 #include "sa_common.h"
+#include "sa_breathing.h"
 
 #endif
