@@ -3,22 +3,12 @@ import Foundation
 // The small internal protocols behind which the engines sit. The pipeline only knows these; each engine's
 // folder makes its concrete type conform (see the `+Pipeline.swift` adapter files), and tests use fakes.
 
-/// What the audio events engine found in one batch.
-struct AudioEventsUpdate: Sendable {
-    /// Each event type's probability over the batch (0 for types not detected or not enabled).
-    var probabilities: [EventType: Float] = [:]
-    /// Events that opened in the batch.
-    var started: [EventStartedInfo] = []
-    /// Events that closed in the batch, complete.
-    var ended: [Event] = []
-}
-
 /// Detects sound events in the analysed audio.
 protocol AudioEventsEngine: AnyObject {
     /// Analyses one batch.
-    func process(_ batch: AudioBatch) -> AudioEventsUpdate
+    func process(_ batch: AudioBatch) -> EventDetectorOutput
     /// Closes events still open at the end of the stream.
-    func finish() -> AudioEventsUpdate
+    func finish() -> EventDetectorOutput
 }
 
 /// Measures the breathing rate.
@@ -94,4 +84,6 @@ protocol SmartAlarmDriver: AnyObject {
     /// Advances data time; `stage` is the latest real-time prediction, `movement` whether movement was seen
     /// since the previous tick.
     func tick(now: Date, stage: SleepStagePrediction?, movement: Bool) -> [SmartAlarmEvent]
+    /// The alarm's state, for the journal.
+    var state: SmartAlarmState { get }
 }

@@ -17,18 +17,26 @@ struct ResultBuilder {
     /// The result.
     func build() -> AnalysisResult {
         let predictions = wholeNight ?? []
-        let snoreSessions = SnoreSessionBuilder.sessions(from: events)
-        let statistics: SleepStatistics? =
-            wholeNight.map { _ in
-                SleepStatisticsCalculator.compute(
-                    predictions: predictions, sessionStart: startTime, sessionEnd: endTime,
-                    snoreSessions: snoreSessions, events: events)
-            }
         return AnalysisResult(
             sessionId: sessionId, startTime: startTime, endTime: endTime, timeZone: timeZone, events: events,
             breathingRates: breathingRates,
-            sleepStageIntervals: SleepStageIntervals.merge(predictions),
-            realTimeSleepStageIntervals: includeRealTime ? SleepStageIntervals.merge(realTimePredictions) : [],
-            sleepStagePredictions: predictions, statistics: statistics, audioStatistics: audioStatistics)
+            sleepStageIntervals: Self.runs(of: predictions),
+            realTimeSleepStageIntervals: includeRealTime ? Self.runs(of: realTimePredictions) : [],
+            sleepStagePredictions: predictions, statistics: nil, audioStatistics: audioStatistics)
+    }
+
+    /// Consecutive epochs of one stage merged into intervals.
+    static func runs(of predictions: [SleepStagePrediction]) -> [SleepStageInterval] {
+        var runs: [SleepStageInterval] = []
+        for prediction in predictions {
+            if let last = runs.last, last.stage == prediction.stage,
+                abs(last.interval.end.timeIntervalSince(prediction.interval.start)) < 1e-6
+            {
+                runs[runs.count - 1].interval = DateInterval(start: last.interval.start, end: prediction.interval.end)
+            } else {
+                runs.append(SleepStageInterval(stage: prediction.stage, interval: prediction.interval))
+            }
+        }
+        return runs
     }
 }

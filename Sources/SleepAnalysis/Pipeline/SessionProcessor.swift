@@ -80,7 +80,7 @@ final class SessionProcessor {
         let seconds = Double(batch.samples.count) / Double(AudioBatch.sampleRate)
         if epoch == nil { epoch = EpochAccumulator(start: epochStart(containing: batch.startTime)) }
 
-        var update = AudioEventsUpdate()
+        var update = EventDetectorOutput.empty
         if let eventsEngine = engines.events { update = eventsEngine.process(batch) }
         record(events: update.ended)
         for rate in engines.breathing?.process(batch) ?? [] { record(breathing: rate) }
@@ -230,7 +230,7 @@ final class SessionProcessor {
         streams.breathingRates.yield(rate)
     }
 
-    private func notifyListeners(batch: AudioBatch, update: AudioEventsUpdate) {
+    private func notifyListeners(batch: AudioBatch, update: EventDetectorOutput) {
         guard !listeners.listeners.isEmpty else { return }
         var probabilities: [EventType: Float] = [:]
         for type in EventType.allCases { probabilities[type] = update.probabilities[type] ?? 0 }

@@ -33,7 +33,7 @@ final class StereoEventArbiter {
     private var cues: [FrameCue] = []
     private var probabilities: [BatchProbabilities] = []
     private var delivered: [AnalysisChannel: [Event]] = [.primary: [], .secondary: []]
-    private var latest: [AnalysisChannel: AudioEventsUpdate] = [:]
+    private var latest: [AnalysisChannel: EventDetectorOutput] = [:]
     private var finished = false
 
     /// Creates the arbiter with one events engine per channel (primary first).
@@ -70,8 +70,8 @@ final class StereoEventArbiter {
     }
 
     /// What the latest batch (or `finish`) gave the session on `channel`.
-    func update(for channel: AnalysisChannel) -> AudioEventsUpdate {
-        latest[channel] ?? AudioEventsUpdate()
+    func update(for channel: AnalysisChannel) -> EventDetectorOutput {
+        latest[channel] ?? EventDetectorOutput.empty
     }
 
     /// The cues of an event interval, for tests and diagnostics.
@@ -121,10 +121,10 @@ final class StereoEventArbiter {
         }
     }
 
-    private func distribute(_ updates: [AudioEventsUpdate]) {
-        var outputs: [AnalysisChannel: AudioEventsUpdate] = [
-            .primary: AudioEventsUpdate(probabilities: updates[0].probabilities),
-            .secondary: AudioEventsUpdate(probabilities: updates[1].probabilities),
+    private func distribute(_ updates: [EventDetectorOutput]) {
+        var outputs: [AnalysisChannel: EventDetectorOutput] = [
+            .primary: EventDetectorOutput(probabilities: updates[0].probabilities, started: [], ended: []),
+            .secondary: EventDetectorOutput(probabilities: updates[1].probabilities, started: [], ended: []),
         ]
         for update in updates {
             for event in update.ended {
@@ -177,11 +177,11 @@ final class ArbitratedEventsEngine: AudioEventsEngine {
         self.channel = channel
     }
 
-    func process(_ batch: AudioBatch) -> AudioEventsUpdate { arbiter.update(for: channel) }
+    func process(_ batch: AudioBatch) -> EventDetectorOutput { arbiter.update(for: channel) }
 
-    func finish() -> AudioEventsUpdate {
+    func finish() -> EventDetectorOutput {
         arbiter.finish()
         let update = arbiter.update(for: channel)
-        return AudioEventsUpdate(probabilities: [:], started: [], ended: update.ended)
+        return EventDetectorOutput(probabilities: [:], started: [], ended: update.ended)
     }
 }
