@@ -8,7 +8,7 @@ let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)]
     (JournalWriterCommand.name, "", JournalWriterCommand.run),
 ]
 
-func usage() -> String {
+@MainActor func usage() -> String {
     let visible = commands.filter { !$0.name.hasPrefix("__") }
     let width = visible.map(\.name.count).max() ?? 0
     let lines = visible.map { "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }
