@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import SleepAnalysis
+@_spi(Internal) @testable import SleepAnalysis
 
 final class SmartAlarmEngineTests: XCTestCase {
     private let sessionId = UUID(uuidString: "6A1D8D0C-52C1-4E6B-9C33-2B0D8F1E7A10")!
@@ -330,6 +330,30 @@ final class SmartAlarmEngineTests: XCTestCase {
         let data = try JSONEncoder().encode(alarm.state)
         let resumed = SmartAlarmEngine(restoring: try JSONDecoder().decode(SmartAlarmState.self, from: data))
         XCTAssertEqual(resumed.tick(now: at(minutes: 95), stage: nil, movement: false), [])
+    }
+
+    func test_smartAlarm_restored_from_configuration_only_is_pending() {
+        // A journal that kept only the configuration resumes an armed alarm (and a disarmed one without it)
+        let pending = SmartAlarmEngine(restoring: .pending(sessionId: sessionId, configuration: window))
+        XCTAssertTrue(pending.isArmed)
+        XCTAssertEqual(
+            pending.tick(now: at(minutes: 90), stage: nil, movement: false).map(\.type),
+            [.triggered(reason: .windowEnd)]
+        )
+        let none = SmartAlarmEngine(restoring: .pending(sessionId: sessionId, configuration: nil))
+        XCTAssertEqual(none.tick(now: at(minutes: 90), stage: nil, movement: false), [])
+    }
+
+    func test_smartAlarm_state_json_keys_are_stable() throws {
+        let alarm = engine(window)
+        _ = alarm.notifyUserInteraction(at: at(minutes: 61))
+        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(alarm.state)) as? [String: Any]
+        XCTAssertEqual(
+            Set(object?.keys.map { $0 } ?? []),
+            ["sessionId", "configuration", "phase", "armedAt", "firedAt", "firedReason"]
+        )
+        XCTAssertEqual(object?["phase"] as? String, "fired")
+        XCTAssertEqual(object?["firedReason"] as? String, "userInteraction")
     }
 
     // MARK: - Clocks
