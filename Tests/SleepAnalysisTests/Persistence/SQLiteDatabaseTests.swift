@@ -13,7 +13,8 @@ final class SQLiteDatabaseTests: XCTestCase {
             try $0.execute(
                 "INSERT INTO t VALUES (?, ?, ?, ?, ?)",
                 [.integer(Int64.min), .real(-0.125), .text("naïve 睡眠"), .blob(blob), .null])
-            try $0.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", [.integer(1), .real(1), .text(""), .blob(Data()), .null])
+            try $0.execute(
+                "INSERT INTO t VALUES (?, ?, ?, ?, ?)", [.integer(1), .real(1), .text(""), .blob(Data()), .null])
         }
         let rows = try database.read { try $0.query("SELECT i, r, s, b, n FROM t ORDER BY rowid") }
         // Then each has its type and value

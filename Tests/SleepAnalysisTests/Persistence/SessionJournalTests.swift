@@ -40,8 +40,9 @@ final class SessionJournalTests: XCTestCase {
 
         // Then everything comes back, in order
         XCTAssertEqual(try reopened.activeSessions(), [session])
-        XCTAssertEqual(try reopened.records(of: Event.self, kind: JournalKind.event, sessionId: session.sessionId), events)
-        let rates = try reopened.records(of: BreathingRate.self, kind: JournalKind.breathingRate, sessionId: session.sessionId)
+        let id = session.sessionId
+        XCTAssertEqual(try reopened.records(of: Event.self, kind: JournalKind.event, sessionId: id), events)
+        let rates = try reopened.records(of: BreathingRate.self, kind: JournalKind.breathingRate, sessionId: id)
         XCTAssertEqual(rates.count, 1)
         XCTAssertTrue(rates[0].bpm.isNaN, "non-finite numbers survive")
         XCTAssertEqual(
@@ -61,14 +62,16 @@ final class SessionJournalTests: XCTestCase {
         for epoch in 0..<5 {
             let end = origin + Double(epoch + 1) * 30
             let entries = [
-                try JournalEntry([Float](repeating: Float(epoch), count: 4), kind: JournalKind.epochFeatures, time: end),
+                try JournalEntry(
+                    [Float](repeating: Float(epoch), count: 4), kind: JournalKind.epochFeatures, time: end),
                 try JournalEntry.snapshot("alarm-state-\(epoch)", kind: JournalKind.alarmState, time: end),
             ]
             try journal.appendBatch(
                 entries, sessionId: session.sessionId,
                 checkpoint: JournalCheckpoint(processedUntil: end, sampleIndex: Int64(epoch + 1) * 480_000))
         }
-        let features = try journal.records(of: [Float].self, kind: JournalKind.epochFeatures, sessionId: session.sessionId)
+        let features = try journal.records(
+            of: [Float].self, kind: JournalKind.epochFeatures, sessionId: session.sessionId)
         XCTAssertEqual(features.map { $0[0] }, [0, 1, 2, 3, 4])
         XCTAssertEqual(try journal.recordCount(kind: JournalKind.alarmState, sessionId: session.sessionId), 1)
         XCTAssertEqual(
@@ -84,11 +87,11 @@ final class SessionJournalTests: XCTestCase {
         try journal.beginSession(session)
         let reader = try SessionJournal(databaseURL: url)
         let batchSize = 16
+        let batches = try (0..<150).map { batch in
+            try (0..<batchSize).map { try JournalEntry([batch, $0], kind: "item", time: Date()) }
+        }
         let writer = Thread {
-            for batch in 0..<150 {
-                let entries = (0..<batchSize).map {
-                    try! JournalEntry([batch, $0], kind: "item", time: Date())  // swiftlint:disable:this force_try
-                }
+            for entries in batches {
                 try? journal.appendBatch(entries, sessionId: session.sessionId)
             }
         }

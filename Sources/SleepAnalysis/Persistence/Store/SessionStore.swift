@@ -222,6 +222,9 @@ public final class SessionStore: Sendable {
     /// be consumed at once. A stream ends when the store is released.
     public var changes: AsyncStream<SessionStoreChange> { subscribers.makeStream() }
 
+    /// How many `changes` streams are being consumed (for tests and diagnostics).
+    var subscriberCount: Int { subscribers.count }
+
     // MARK: - HealthKit
 
     /// The HealthKit-style samples of a night: one `inBed` sample, then one per stage interval.
