@@ -1,5 +1,8 @@
+// sleepanalysis: the command-line tool. Each command lives in Commands/<Name>Command.swift; list it here.
 import Foundation
-import SleepAnalysis
 
-FileHandle.standardError.write(Data("usage: sleepanalysis <command> [options]\n".utf8))
-exit(64)
+let commands: [any Command.Type] = [
+    SplCommand.self,
+]
+
+exit(await CommandRunner.run(Array(CommandLine.arguments.dropFirst()), commands: commands))
