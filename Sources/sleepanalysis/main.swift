@@ -1,16 +1,17 @@
+// sleepanalysis: the command-line tool. Each command lives in Commands/<Name>Command.swift; list it here.
 import Foundation
-import SleepAnalysis
+
+let commands: [any Command.Type] = [
+    SplCommand.self,
+    HistoryCommand.self,
+    ExportCommand.self,
+]
+
+/// Internal commands for the project's own tests: they run when named, but the command list does not show them.
+let hiddenCommands: [any Command.Type] = [
+    JournalWriterCommand.self,
+]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-do {
-    switch arguments.first {
-    case JournalWriterCommand.name:
-        exit(try JournalWriterCommand.run(Array(arguments.dropFirst())))
-    default:
-        FileHandle.standardError.write(Data("usage: sleepanalysis <command> [options]\n".utf8))
-        exit(64)
-    }
-} catch {
-    FileHandle.standardError.write(Data("sleepanalysis: \(error)\n".utf8))
-    exit(1)
-}
+let isHidden = hiddenCommands.contains { $0.name == arguments.first }
+exit(await CommandRunner.run(arguments, commands: isHidden ? commands + hiddenCommands : commands))

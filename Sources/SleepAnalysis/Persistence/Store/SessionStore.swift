@@ -40,6 +40,17 @@ public final class SessionStore: Sendable {
             """
         ])
 
+    /// The default store directory, beside the SDK's other data: `$XDG_DATA_HOME/sleepanalysis` when that
+    /// variable holds an absolute path, else `~/.local/share/sleepanalysis`.
+    ///
+    /// - Parameter environment: The process environment (injectable for tests).
+    /// - Returns: The directory (not created).
+    public static func defaultDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        StorageLocations.resolve(storageDirectory: nil, environment: environment).dataDirectory
+    }
+
     /// The directory holding the database.
     public let directory: URL
 
