@@ -182,4 +182,33 @@ final class SessionJournalTests: XCTestCase {
         try journal.append("text", kind: "k", sessionId: session.sessionId, time: origin)
         assertStorageFailure(try journal.records(of: Event.self, kind: "k", sessionId: session.sessionId))
     }
+
+    func test_alarmSnapshot_restores_the_smartAlarmEngine_after_reopen() throws {
+        // Given an alarm that fired, journaled as the latest snapshot of its session
+        let (journal, url) = try makeJournal()
+        let session = makeSession()
+        try journal.beginSession(session)
+        var state = SmartAlarmState.disarmed(sessionId: session.sessionId)
+        state.configuration = session.smartAlarmConfig
+        state.phase = .armed
+        state.armedAt = origin
+        try journal.appendBatch(
+            [JournalEntry.snapshot(state, kind: JournalKind.alarmState, time: origin)], sessionId: session.sessionId)
+        state.phase = .fired
+        state.firedAt = origin + 6 * 3600 + 60
+        state.firedReason = .optimalWakeUp
+        try journal.appendBatch(
+            [JournalEntry.snapshot(state, kind: JournalKind.alarmState, time: state.firedAt!)],
+            sessionId: session.sessionId)
+
+        // When the host restarts and rebuilds the engine from the journal
+        let restored = try XCTUnwrap(
+            SessionJournal(databaseURL: url).latest(
+                of: SmartAlarmState.self, kind: JournalKind.alarmState, sessionId: session.sessionId))
+        let engine = SmartAlarmEngine(restoring: restored)
+
+        // Then it is the fired alarm, not a re-armed one
+        XCTAssertEqual(engine.state, state)
+        XCTAssertEqual(try journal.recordCount(kind: JournalKind.alarmState, sessionId: session.sessionId), 1)
+    }
 }
