@@ -8,6 +8,22 @@ import Foundation
 /// the journal at the last committed epoch: a whole prefix of batches, never part of one. On restart,
 /// `activeSessions()` lists what can be resumed, and `records`/`latest`/`checkpoint` give back the state.
 /// `finishSession` forgets a session once its result is safely elsewhere.
+///
+/// How the SDK uses it:
+///  - `startAnalysis`: `beginSession(JournalSession(...))` before the first sample is analysed.
+///  - Each epoch: `appendBatch([...], sessionId:, checkpoint:)` with that epoch's records (`JournalKind`),
+///    snapshots (`JournalEntry.snapshot`: alarm state, engine state) and the input position reached. Nothing
+///    published on a stream should be missing from the journal after a crash: publish after the commit.
+///  - `updateSmartAlarm(config:)`: `updateSmartAlarm(sessionId:config:)` plus an alarm-state snapshot.
+///  - `isResumePossible()` / `resumeAnalysis()`: `activeSessions()` (`resumedSession` for the public view);
+///    rebuild each engine from `latest(...)` snapshots, the result-so-far from `records(...)`, and skip the
+///    source to `checkpoint(sessionId:)` (a replayed file) or continue live from now (a gap is then a gap).
+///  - `stopAnalysis`: build the result from the journal's records plus the in-memory tail, save it in the
+///    `SessionStore`, then `finishSession`. `clearActiveSessions()` / `stopDataSource()`: `discardAll()` or
+///    `finishSession` per discarded session. `deinitialize()` leaves the journal alone.
+///
+/// Durability: WAL with `synchronous=NORMAL`, so a killed process loses nothing committed; a power cut may
+/// lose the last commits but never leaves a partial batch.
 @_spi(Internal)
 public final class SessionJournal: Sendable {
     private static let migrator = SQLiteMigrator(
