@@ -98,4 +98,45 @@ final class SQLiteDatabaseTests: XCTestCase {
         let version = try database.read { try $0.query("SELECT version FROM schema_version")[0].int64(0) }
         XCTAssertEqual(version, 2)
     }
+
+    func test_corruptPages_in_a_valid_journal_give_storageFailure_on_read() throws {
+        // Given a journal with records, closed so that its WAL is checkpointed into the file
+        let directory = try makeTemporaryDirectory(self)
+        let url = directory.appendingPathComponent("journal.sqlite")
+        let sessionId = UUID()
+        do {
+            let journal = try SessionJournal(databaseURL: url)
+            let start = Date(timeIntervalSince1970: 0)
+            try journal.beginSession(
+                JournalSession(
+                    sessionId: sessionId, channel: .primary, config: SleepAnalysisConfig(), smartAlarmConfig: nil,
+                    startTime: start, timeZoneIdentifier: "UTC", enabledFeatures: [], sourceDescription: "test",
+                    sourceStartTime: start))
+            let entries = try (0..<200).map {
+                try JournalEntry(String(repeating: "z", count: 400), kind: "k", time: start + Double($0))
+            }
+            try journal.appendBatch(entries, sessionId: sessionId)
+        }
+        // When every page after the schema pages is overwritten with garbage
+        let handle = try FileHandle(forUpdating: url)
+        let size = try handle.seekToEnd()
+        XCTAssertGreaterThan(size, 16_384)
+        try handle.seek(toOffset: 12_288)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: Int(size) - 12_288))
+        try handle.close()
+        // Then opening or reading fails with a storage failure, not a crash
+        do {
+            let journal = try SessionJournal(databaseURL: url)
+            assertStorageFailure(try journal.records(of: String.self, kind: "k", sessionId: sessionId))
+        } catch SleepCycleSdkError.storageFailure {
+            // Opening may already notice the damage.
+        }
+    }
+
+    func test_open_in_an_unwritable_place_gives_storageFailure() throws {
+        let file = try makeTemporaryDirectory(self).appendingPathComponent("plain-file")
+        try Data("x".utf8).write(to: file)
+        let message = assertStorageFailure(try SessionStore(directory: file.appendingPathComponent("store")))
+        XCTAssertTrue(message?.contains("plain-file") ?? false, message ?? "")
+    }
 }

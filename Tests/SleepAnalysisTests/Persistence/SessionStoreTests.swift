@@ -157,4 +157,33 @@ final class SessionStoreTests: XCTestCase {
         await task.value
         XCTAssertEqual(store.subscriberCount, 0)
     }
+
+    func test_concurrent_saves_publish_strictly_increasing_anchors() async throws {
+        // Given a subscriber and four tasks saving ten nights each at once
+        let (store, _) = try makeStore()
+        let stream = store.changes
+        let consumer = Task {
+            var anchors: [Int64] = []
+            for await change in stream {
+                anchors.append(change.anchor.rawValue)
+                if anchors.count == 40 { break }
+            }
+            return anchors
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for night in 0..<10 {
+                        try store.save(Fixtures.night(startingHoursAfter: Double(writer * 10 + night) * 24))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        // Then the subscriber saw every change once, in anchor order, and the store holds all forty
+        let anchors = await consumer.value
+        XCTAssertEqual(anchors, Array(1...40))
+        XCTAssertEqual(try store.changes(since: nil).added.count, 40)
+        XCTAssertEqual(try store.currentAnchor().rawValue, 40)
+    }
 }
