@@ -53,6 +53,17 @@ final class SQLiteDatabaseTests: XCTestCase {
         XCTAssertEqual(synchronous, 1, "synchronous=NORMAL")
     }
 
+    func test_new_database_files_are_private_to_their_owner() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let store = try SessionStore(directory: directory)
+        try store.save(SessionStoreFixtures.night(startingHoursAfter: 1))
+        for suffix in ["", "-wal", "-shm"] {
+            let path = directory.appendingPathComponent(SessionStore.fileName + suffix).path
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600, path)
+        }
+    }
+
     func test_badSQL_and_wrong_parameter_count_give_storageFailure() throws {
         let directory = try makeTemporaryDirectory(self)
         let database = try SQLiteDatabase(url: directory.appendingPathComponent("t.sqlite"))

@@ -186,4 +186,30 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(try store.changes(since: nil).added.count, 40)
         XCTAssertEqual(try store.currentAnchor().rawValue, 40)
     }
+
+    func test_changes_with_limit_pages_through_saves_and_deletions_in_order() throws {
+        // Given three saves and a deletion after an anchor
+        let (store, _) = try makeStore()
+        let start = try store.currentAnchor()
+        let nights = [22.0, 46, 70].map { Fixtures.night(startingHoursAfter: $0) }
+        for night in nights { try store.save(night) }
+        try store.delete(sessionId: nights[0].sessionId)
+
+        // When paging two changes at a time
+        let page1 = try store.changes(since: start, limit: 2)
+        let page2 = try store.changes(since: page1.anchor, limit: 2)
+        let page3 = try store.changes(since: page2.anchor, limit: 2)
+
+        // Then the pages hold the changes in anchor order, and the last page is empty at the current anchor
+        XCTAssertEqual(page1.added.map(\.sessionId), [nights[1].sessionId, nights[2].sessionId])
+        XCTAssertEqual(page1.deletedIds, [])
+        XCTAssertEqual(page2.added, [])
+        XCTAssertEqual(page2.deletedIds, [nights[0].sessionId])
+        XCTAssertEqual(page3.added, [])
+        XCTAssertEqual(page3.deletedIds, [])
+        XCTAssertEqual(page3.anchor, try store.currentAnchor())
+        XCTAssertThrowsError(try store.changes(since: nil, limit: 0)) {
+            guard case .invalidConfiguration = $0 as? SleepCycleSdkError else { return XCTFail("\($0)") }
+        }
+    }
 }

@@ -21,7 +21,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     private let lock = NSLock()
     private let connection: SQLiteConnection
 
-    /// Opens (creating if needed) the database at `url`, creating its directory too.
+    /// Opens (creating if needed, with mode 0600) the database at `url`, creating its directory too.
     ///
     /// - Parameters:
     ///   - url: The database file.
@@ -36,6 +36,13 @@ final class SQLiteDatabase: @unchecked Sendable {
         } catch {
             throw SleepCycleSdkError.storageFailure(
                 "cannot create the directory of \(url.path): \(error.localizedDescription)")
+        }
+        // Sleep data is personal: a new database is readable by its owner only. SQLite gives its -wal and
+        // -shm files the database file's mode, so creating the empty file first is enough.
+        if !FileManager.default.fileExists(atPath: url.path),
+            !FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        {
+            throw SleepCycleSdkError.storageFailure("cannot create \(url.path)")
         }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX

@@ -197,29 +197,45 @@ public final class SessionStore: Sendable {
     /// What changed after an anchor: nights saved (added or replaced) and ids deleted, and the anchor to pass
     /// next time (like `HKAnchoredObjectQuery`).
     ///
-    /// - Parameter anchor: The anchor from the previous call, or nil for everything stored (no deletions).
+    /// - Parameters:
+    ///   - anchor: The anchor from the previous call, or nil for everything stored (no deletions then).
+    ///   - limit: At most this many changes (saved plus deleted), oldest first; the returned anchor is then
+    ///     that of the last change returned, so the next call continues after it. Nil for no limit.
     /// - Returns: The saved nights in the order they were saved, the deleted ids in the order they were
-    ///   deleted, and the newest anchor.
-    /// - Throws: `SleepCycleSdkError.storageFailure` when reading fails.
-    public func changes(since anchor: SessionStoreAnchor?) throws -> (
+    ///   deleted, and the anchor to pass next time.
+    /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a limit below 1; `storageFailure` when
+    ///   reading fails.
+    public func changes(since anchor: SessionStoreAnchor?, limit: Int? = nil) throws -> (
         added: [StoredNight], deletedIds: [UUID], anchor: SessionStoreAnchor
     ) {
+        if let limit, limit < 1 {
+            throw SleepCycleSdkError.invalidConfiguration("an anchored query's limit must be at least 1, not \(limit)")
+        }
         let after = anchor?.rawValue ?? 0
-        let (nightRows, deletedRows, current) = try database.read { connection in
-            let nights = try connection.query(
-                "SELECT summary FROM nights WHERE anchor > ? ORDER BY anchor", [.integer(after)])
-            let deleted =
-                anchor == nil
-                ? []
-                : try connection.query(
-                    "SELECT session_id FROM tombstones WHERE anchor > ? ORDER BY anchor", [.integer(after)])
-            let current = try currentAnchor(connection)
-            return (nights, deleted, current)
+        // Saved nights and tombstones in one anchor-ordered list; tombstones only after a real anchor.
+        let (rows, current) = try database.read { connection in
+            let rows = try connection.query(
+                """
+                SELECT anchor, summary, NULL FROM nights WHERE anchor > ?1
+                UNION ALL
+                SELECT anchor, NULL, session_id FROM tombstones WHERE anchor > ?1 AND ?2
+                ORDER BY anchor LIMIT ?3
+                """,
+                [.integer(after), .integer(anchor == nil ? 0 : 1), .integer(Int64(limit ?? -1))])
+            return (rows, try currentAnchor(connection))
         }
-        let added = try nightRows.map {
-            try PersistenceCoding.decode(StoredNight.self, from: $0.blob(0), what: "a night")
+        var added: [StoredNight] = []
+        var deletedIds: [UUID] = []
+        for row in rows {
+            if row.isNull(1) {
+                deletedIds.append(try row.uuid(2))
+            } else {
+                added.append(try PersistenceCoding.decode(StoredNight.self, from: row.blob(1), what: "a night"))
+            }
         }
-        return (added, try deletedRows.map { try $0.uuid(0) }, current)
+        let isTruncated = limit.map { rows.count == $0 } ?? false
+        let next = isTruncated ? SessionStoreAnchor(rawValue: try rows[rows.count - 1].int64(0)) : current
+        return (added, deletedIds, next)
     }
 
     /// The newest anchor (the state of the store now).
