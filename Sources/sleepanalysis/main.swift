@@ -11,7 +11,7 @@ let commands: [any Command.Type] = [
 /// Internal commands for the project's own tests (names start with "__"): they run when named, but the command
 /// list does not show them.
 let hiddenCommands: [any Command.Type] = [
-    JournalWriterCommand.self,
+    JournalWriterCommand.self
 ]
 
 /// `breathing` in the command table: `BreathingCommand` parses its own arguments, prints its own errors and

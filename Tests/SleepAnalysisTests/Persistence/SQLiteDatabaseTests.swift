@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internal) @testable import SleepAnalysis
 
 final class SQLiteDatabaseTests: XCTestCase {

@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internal) @testable import SleepAnalysis
 
 final class SessionJournalTests: XCTestCase {
@@ -167,7 +168,8 @@ final class SessionJournalTests: XCTestCase {
             try SessionJournal(databaseURL: url).activeSessions().first?.smartAlarmConfig?.wakeupWindow, window)
 
         try journal.updateSmartAlarm(sessionId: session.sessionId, config: nil)
-        XCTAssertEqual(try SessionJournal(databaseURL: url).activeSessions().first?.resumedSession,
+        XCTAssertEqual(
+            try SessionJournal(databaseURL: url).activeSessions().first?.resumedSession,
             ResumedSession(sessionId: session.sessionId, channel: .primary, smartAlarmConfig: nil))
 
         XCTAssertThrowsError(try journal.updateSmartAlarm(sessionId: UUID(), config: nil)) {

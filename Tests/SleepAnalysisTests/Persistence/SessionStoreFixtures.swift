@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SleepAnalysis
 
 /// Small hand-made results for the session-store tests.

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import SleepAnalysis
 
 /// `sleepanalysis history` and `sleepanalysis export --healthkit` on a temporary store.
@@ -44,9 +45,10 @@ final class StoreCommandsTests: XCTestCase {
 
     func test_history_day_range_includes_the_whole_to_day() throws {
         let (directory, nights) = try makeStore()
-        let output = try runCommandLineTool([
-            "history", "--store", directory.path, "--from", "2026-11-02", "--to", "2026-11-02", "--format", "json",
-        ], environment: ["TZ": "UTC", "PATH": "/usr/bin:/bin"])
+        let output = try runCommandLineTool(
+            [
+                "history", "--store", directory.path, "--from", "2026-11-02", "--to", "2026-11-02", "--format", "json",
+            ], environment: ["TZ": "UTC", "PATH": "/usr/bin:/bin"])
         XCTAssertEqual(output.status, 0, output.standardError)
         XCTAssertFalse(output.standardOutput.contains(nights[0].sessionId.uuidString))
         XCTAssertTrue(output.standardOutput.contains(nights[1].sessionId.uuidString))

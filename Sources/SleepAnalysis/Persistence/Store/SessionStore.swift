@@ -194,6 +194,9 @@ public final class SessionStore: Sendable {
         }
     }
 
+    /// The answer of an anchored query: nights saved (added or replaced), ids deleted, and the next anchor.
+    public typealias AnchoredChanges = (added: [StoredNight], deletedIds: [UUID], anchor: SessionStoreAnchor)
+
     /// What changed after an anchor: nights saved (added or replaced) and ids deleted, and the anchor to pass
     /// next time (like `HKAnchoredObjectQuery`).
     ///
@@ -205,9 +208,7 @@ public final class SessionStore: Sendable {
     ///   deleted, and the anchor to pass next time.
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a limit below 1; `storageFailure` when
     ///   reading fails.
-    public func changes(since anchor: SessionStoreAnchor?, limit: Int? = nil) throws -> (
-        added: [StoredNight], deletedIds: [UUID], anchor: SessionStoreAnchor
-    ) {
+    public func changes(since anchor: SessionStoreAnchor?, limit: Int? = nil) throws -> AnchoredChanges {
         if let limit, limit < 1 {
             throw SleepCycleSdkError.invalidConfiguration("an anchored query's limit must be at least 1, not \(limit)")
         }
