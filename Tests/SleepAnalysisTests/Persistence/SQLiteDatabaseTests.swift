@@ -143,6 +143,10 @@ final class SQLiteDatabaseTests: XCTestCase {
         } catch SleepCycleSdkError.storageFailure {
             // Opening may already notice the damage.
         }
+        // And opening with recovery sets the damaged file aside and starts empty
+        let recovered = try SessionJournal.openRecovering(databaseURL: url)
+        XCTAssertNotNil(recovered.quarantined)
+        XCTAssertEqual(try recovered.journal.activeSessions(), [])
     }
 
     func test_open_in_an_unwritable_place_gives_storageFailure() throws {

@@ -213,4 +213,40 @@ final class SessionJournalTests: XCTestCase {
         XCTAssertEqual(engine.state, state)
         XCTAssertEqual(try journal.recordCount(kind: JournalKind.alarmState, sessionId: session.sessionId), 1)
     }
+
+    func test_openRecovering_moves_a_damaged_journal_aside_and_starts_empty() throws {
+        // Given a journal file full of garbage
+        let directory = try makeTemporaryDirectory(self)
+        let url = directory.appendingPathComponent("journal.sqlite")
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try garbage.write(to: url)
+
+        // When it is opened with recovery
+        let (journal, quarantined) = try SessionJournal.openRecovering(databaseURL: url)
+
+        // Then the garbage is kept aside, and a fresh journal works
+        let moved = try XCTUnwrap(quarantined)
+        XCTAssertEqual(try Data(contentsOf: moved), garbage)
+        XCTAssertTrue(moved.lastPathComponent.hasPrefix("journal.sqlite.damaged-"))
+        XCTAssertEqual(try journal.activeSessions(), [])
+        try journal.beginSession(makeSession())
+        XCTAssertEqual(try journal.activeSessions().count, 1)
+    }
+
+    func test_openRecovering_keeps_a_healthy_journal_and_refuses_a_newer_one() throws {
+        let (journal, url) = try makeJournal()
+        let session = makeSession()
+        try journal.beginSession(session)
+        let reopened = try SessionJournal.openRecovering(databaseURL: url)
+        XCTAssertNil(reopened.quarantined)
+        XCTAssertEqual(try reopened.journal.activeSessions(), [session])
+
+        // A journal from a newer library is not damaged: it is left alone and reported
+        let database = try SQLiteDatabase(url: url)
+        try database.write { try $0.execute("UPDATE schema_version SET version = 99") }
+        assertStorageFailure(try SessionJournal.openRecovering(databaseURL: url))
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+                .filter { $0.contains("damaged") }, [])
+    }
 }

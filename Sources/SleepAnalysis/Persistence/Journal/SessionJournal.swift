@@ -60,6 +60,36 @@ public final class SessionJournal: Sendable {
         try Self.migrator.migrate(database)
     }
 
+    /// Opens the journal, or, when the file is damaged (corrupt or not a database), moves it aside as
+    /// `<name>.damaged-<unix time>` (with its -wal and -shm files) and starts an empty journal, so that a
+    /// damaged journal costs the sessions it held but never blocks the SDK.
+    ///
+    /// - Parameter databaseURL: The database file, usually `<stateDir>/journal.sqlite`.
+    /// - Returns: The journal, and where the damaged file was moved (nil when nothing was damaged).
+    /// - Throws: `SleepCycleSdkError.storageFailure` when the file cannot be opened for another reason (an
+    ///   unwritable directory, a journal from a newer library) or cannot be moved aside.
+    public static func openRecovering(databaseURL: URL) throws -> (journal: SessionJournal, quarantined: URL?) {
+        do {
+            let journal = try SessionJournal(databaseURL: databaseURL)
+            try journal.database.checkIntegrity()
+            return (journal, nil)
+        } catch  where SQLiteDatabase.isDamage(error) {
+            let stamp = Int(Date().timeIntervalSince1970)
+            let quarantined = databaseURL.appendingPathExtension("damaged-\(stamp)")
+            for suffix in ["", "-wal", "-shm"] {
+                let source = URL(fileURLWithPath: databaseURL.path + suffix)
+                guard FileManager.default.fileExists(atPath: source.path) else { continue }
+                do {
+                    try FileManager.default.moveItem(at: source, to: URL(fileURLWithPath: quarantined.path + suffix))
+                } catch {
+                    throw SleepCycleSdkError.storageFailure(
+                        "cannot move the damaged journal \(source.path) aside: \(error.localizedDescription)")
+                }
+            }
+            return (try SessionJournal(databaseURL: databaseURL), quarantined)
+        }
+    }
+
     // MARK: - Sessions
 
     /// Records a new active session.

@@ -105,6 +105,29 @@ final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
+    /// Runs SQLite's quick integrity check over the whole file.
+    ///
+    /// - Throws: `SleepCycleSdkError.storageFailure` (reported as corruption) when the check finds damage.
+    func checkIntegrity() throws {
+        let rows = try read { try $0.query("PRAGMA quick_check") }
+        let problems = try rows.map { try $0.text(0) }.filter { $0 != "ok" }
+        guard problems.isEmpty else {
+            throw Self.storageError(
+                code: SQLITE_CORRUPT, message: problems.prefix(3).joined(separator: "; "),
+                context: "checking \(url.path)")
+        }
+    }
+
+    /// Whether an error from this wrapper means the file is damaged (corrupt, or not a database at all), as
+    /// opposed to busy, unwritable, or from a newer version.
+    ///
+    /// - Parameter error: An error thrown by this wrapper.
+    /// - Returns: True for `SQLITE_CORRUPT` and `SQLITE_NOTADB` failures.
+    static func isDamage(_ error: any Error) -> Bool {
+        guard case SleepCycleSdkError.storageFailure(let message) = error else { return false }
+        return [SQLITE_CORRUPT, SQLITE_NOTADB].contains { message.contains("(SQLite \($0), ") }
+    }
+
     /// The one place a SQLite failure becomes an SDK error.
     ///
     /// - Parameters:
