@@ -62,4 +62,24 @@ final class HealthKitExportTests: XCTestCase {
             sessionId: UUID(), timeZone: "UTC")
         XCTAssertEqual(try JSONDecoder().decode(HealthKitSleepSample.self, from: JSONEncoder().encode(sample)), sample)
     }
+
+    func test_store_healthKitSamples_in_range_is_a_sample_query_sorted_by_end_date() throws {
+        // Given two stored nights
+        let store = try SessionStore(directory: makeTemporaryDirectory(self))
+        let first = SessionStoreFixtures.night(startingHoursAfter: 22)
+        let second = SessionStoreFixtures.night(startingHoursAfter: 46)
+        try store.save(first)
+        try store.save(second)
+
+        // When asking for the second calendar day (UTC) only
+        let day = DateInterval(start: SessionStoreFixtures.november1 + 24 * 3600, duration: 24 * 3600)
+        let samples = try store.healthKitSamples(in: day)
+
+        // Then the second night's samples come back, sorted by end date; inBed ends with the last stage and,
+        // starting earlier, comes before it
+        XCTAssertEqual(samples.map(\.value), [.awake, .asleepCore, .asleepDeep, .inBed, .asleepREM])
+        XCTAssertTrue(samples.allSatisfy { $0.sessionId == second.sessionId && $0.timeZone == "Asia/Tokyo" })
+        XCTAssertEqual(
+            Set(samples), Set(HealthKitSleepSample.samples(for: second)), "the same samples as exported")
+    }
 }

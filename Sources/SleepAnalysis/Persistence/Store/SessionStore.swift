@@ -263,6 +263,31 @@ public final class SessionStore: Sendable {
         HealthKitSleepSample.samples(for: result)
     }
 
+    /// The HealthKit-style samples of the stored nights overlapping a range, like an `HKSampleQuery` for
+    /// `sleepAnalysis`: each night's `inBed` sample and its stage samples, whole (not clipped), sorted by end
+    /// date then start date.
+    ///
+    /// - Parameter range: The range.
+    /// - Returns: The samples.
+    /// - Throws: `SleepCycleSdkError.storageFailure` when reading fails.
+    public func healthKitSamples(in range: DateInterval) throws -> [HealthKitSleepSample] {
+        let nights = try nights(in: range)
+        let zones = Dictionary(nights.map { ($0.sessionId, $0.timeZone.identifier) }, uniquingKeysWith: { a, _ in a })
+        let inBed = nights.map {
+            HealthKitSleepSample(
+                value: .inBed, startDate: $0.startTime, endDate: $0.endTime, sessionId: $0.sessionId,
+                timeZone: $0.timeZone.identifier)
+        }
+        let stages = try stageSamples(in: range).map {
+            HealthKitSleepSample(
+                value: $0.healthKitValue, startDate: $0.startDate, endDate: $0.endDate, sessionId: $0.sessionId,
+                timeZone: zones[$0.sessionId] ?? TimeZone.current.identifier)
+        }
+        return (inBed + stages).sorted {
+            ($0.endDate, $0.startDate, $0.value.rawValue) < ($1.endDate, $1.startDate, $1.value.rawValue)
+        }
+    }
+
     // MARK: - Helpers
 
     /// The stage rows indexed for a result: the whole-night stages, or the real-time ones without them.
