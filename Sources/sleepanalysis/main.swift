@@ -2,6 +2,7 @@
 import Foundation
 
 let commands: [any Command.Type] = [
+    AnalyzeCommand.self,
     SplCommand.self,
     BreathingCommandEntry.self,
     HistoryCommand.self,

@@ -13,6 +13,7 @@ struct ResultBuilder {
     var wholeNight: [SleepStagePrediction]?
     var audioStatistics: AudioStatistics?
     var includeRealTime: Bool
+    var smartAlarmEvents: [SmartAlarmEvent]
 
     /// The result.
     func build() -> AnalysisResult {
@@ -22,7 +23,8 @@ struct ResultBuilder {
             breathingRates: breathingRates,
             sleepStageIntervals: Self.runs(of: predictions),
             realTimeSleepStageIntervals: includeRealTime ? Self.runs(of: realTimePredictions) : [],
-            sleepStagePredictions: predictions, statistics: nil, audioStatistics: audioStatistics)
+            sleepStagePredictions: predictions, statistics: nil, audioStatistics: audioStatistics,
+            smartAlarmEvents: smartAlarmEvents)
     }
 
     /// Consecutive epochs of one stage merged into intervals.
