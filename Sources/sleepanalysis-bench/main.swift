@@ -61,10 +61,19 @@ func peakMemoryMiB() -> Double {
     return kib / 1024
 }
 
-func timed<T>(_ work: () throws -> T) rethrows -> (T, Double) {
+/// CPU time of this process (s): on a shared machine it measures the work, not the wait for a core.
+func cpuSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Runs `work` and returns its value, wall-clock seconds and CPU seconds.
+func timed<T>(_ work: () throws -> T) rethrows -> (T, wall: Double, cpu: Double) {
     let start = DispatchTime.now().uptimeNanoseconds
+    let cpuStart = cpuSeconds()
     let value = try work()
-    return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, cpuSeconds() - cpuStart)
 }
 
 struct Row: Codable {
@@ -72,8 +81,12 @@ struct Row: Codable {
     var inputSampleRate: Double
     var audioHours: Double
     var stage: String
-    var seconds: Double
+    var wallSeconds: Double
+    var cpuSeconds: Double
+    /// Audio duration over wall-clock time.
     var realTimeFactor: Double
+    /// Audio duration over CPU time (one core).
+    var cpuRealTimeFactor: Double
 }
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
@@ -87,7 +100,7 @@ if let input = options.input {
         if options.regenerate || !FileManager.default.fileExists(atPath: url.path) {
             FileHandle.standardError.write(Data("writing \(url.path)…\n".utf8))
             do {
-                let (_, seconds) = try timed {
+                let (_, seconds, _) = try timed {
                     try SyntheticNight.write(
                         to: url, duration: options.hours * 3600, sampleRate: rate, format: options.format)
                 }
@@ -104,11 +117,11 @@ var rows: [Row] = []
 for file in files {
     for stage in FrontEndRun.Stages.allCases {
         do {
-            let (summary, seconds) = try timed { try FrontEndRun.run(file: file, stages: stage) }
+            let (summary, wall, cpu) = try timed { try FrontEndRun.run(file: file, stages: stage) }
             rows.append(Row(
                 file: file.lastPathComponent, inputSampleRate: summary.inputSampleRate,
-                audioHours: summary.audioDuration / 3600, stage: stage.rawValue, seconds: seconds,
-                realTimeFactor: summary.audioDuration / seconds))
+                audioHours: summary.audioDuration / 3600, stage: stage.rawValue, wallSeconds: wall, cpuSeconds: cpu,
+                realTimeFactor: summary.audioDuration / wall, cpuRealTimeFactor: summary.audioDuration / cpu))
         } catch {
             fail("\(file.path): \(error)")
         }
@@ -116,11 +129,12 @@ for file in files {
 }
 
 let peak = peakMemoryMiB()
-print("stage      input Hz   audio h   seconds   × real time")
+print("stage     input Hz  audio h  wall s   cpu s  × real time (wall)  × real time (cpu)")
 for row in rows {
-    print(String(
-        format: "%-9@ %9.0f %9.2f %9.2f %13.0f", row.stage, row.inputSampleRate, row.audioHours, row.seconds,
-        row.realTimeFactor))
+    let stage = row.stage.padding(toLength: 9, withPad: " ", startingAt: 0)
+    print(stage + String(
+        format: " %8.0f %8.2f %7.2f %7.2f %19.0f %18.0f", row.inputSampleRate, row.audioHours, row.wallSeconds,
+        row.cpuSeconds, row.realTimeFactor, row.cpuRealTimeFactor))
 }
 print(String(format: "peak memory (VmHWM): %.1f MiB", peak))
 
