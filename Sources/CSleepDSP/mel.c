@@ -1,5 +1,7 @@
 #include "sa_mel.h"
 
+#include "vector_clones.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -124,6 +126,9 @@ sa_status sa_mel_init(double sample_rate, size_t fft_size, size_t band_count, do
 
 size_t sa_mel_band_count(const sa_mel *mel) { return mel->bands; }
 
+static inline void fast_log(const float *restrict x, float *restrict y, size_t count);
+
+SA_VECTOR_CLONES
 void sa_mel_log_energies(const sa_mel *m, const float *restrict power, float floor, float *restrict log_mel) {
     float *restrict energy = m->scratch;
     for (size_t b = 0; b < m->bands; b++) {
@@ -139,10 +144,10 @@ void sa_mel_log_energies(const sa_mel *m, const float *restrict power, float flo
         for (size_t j = 0; j < lanes; j++) sum += lane[j];
         energy[b] = sum;
     }
-    sa_fast_log(energy, log_mel, m->bands);
+    fast_log(energy, log_mel, m->bands);
 }
 
-void sa_fast_log(const float *restrict x, float *restrict y, size_t count) {
+static inline void fast_log(const float *restrict x, float *restrict y, size_t count) {
     /* x = 2^e * m with m in [sqrt(1/2), sqrt(2)); ln(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172. */
     for (size_t i = 0; i < count; i++) {
         uint32_t bits;
@@ -160,3 +165,6 @@ void sa_fast_log(const float *restrict x, float *restrict y, size_t count) {
         y[i] = 2.0f * s * series + (float)e * 0.693147180559945f;
     }
 }
+
+SA_VECTOR_CLONES
+void sa_fast_log(const float *restrict x, float *restrict y, size_t count) { fast_log(x, y, count); }

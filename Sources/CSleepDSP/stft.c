@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sa_fft.h"
+#include "vector_clones.h"
 
 struct sa_stft {
     size_t size;
@@ -78,6 +79,7 @@ static void append(sa_stft *s, const float *samples, size_t count) {
     s->samples_seen += count;
 }
 
+SA_VECTOR_CLONES
 static void transform(sa_stft *s) {
     const size_t n = s->size;
     float *restrict in = sa_fft_real_buffer(s->fft);

@@ -1,7 +1,8 @@
 // sleepanalysis-bench: the audio front end's throughput (multiple of real time) and peak memory on a long night.
 //
 // swift run -c release sleepanalysis-bench [--hours 8] [--rates 16000,44100] [--format wav|flac]
-//                                          [--input FILE] [--dir /tmp] [--regenerate]
+//                                          [--input FILE] [--dir /tmp] [--stages read,resample,frontEnd]
+//                                          [--regenerate]
 import Foundation
 @_spi(Benchmark) import SleepAnalysis
 
@@ -12,13 +13,14 @@ struct Options {
     var input: URL?
     var directory = URL(fileURLWithPath: "/tmp")
     var regenerate = false
+    var stages = FrontEndRun.Stages.allCases
 }
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("sleepanalysis-bench: \(message)\n".utf8))
     FileHandle.standardError.write(Data("""
         usage: sleepanalysis-bench [--hours N] [--rates R1,R2] [--format wav|flac] [--input FILE] [--dir DIR] \
-        [--regenerate]
+        [--stages read,resample,frontEnd] [--regenerate]
 
         """.utf8))
     exit(64)
@@ -44,6 +46,10 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--format":
             guard let format = SyntheticNight.Format(rawValue: value) else { fail("--format: wav or flac") }
             options.format = format
+        case "--stages":
+            let stages = value.split(separator: ",").compactMap { FrontEndRun.Stages(rawValue: String($0)) }
+            guard !stages.isEmpty else { fail("--stages: read, resample and/or frontEnd") }
+            options.stages = stages
         case "--input": options.input = URL(fileURLWithPath: value)
         case "--dir": options.directory = URL(fileURLWithPath: value)
         default: fail("unknown option \(name)")
@@ -115,7 +121,7 @@ if let input = options.input {
 
 var rows: [Row] = []
 for file in files {
-    for stage in FrontEndRun.Stages.allCases {
+    for stage in options.stages {
         do {
             let (summary, wall, cpu) = try timed { try FrontEndRun.run(file: file, stages: stage) }
             rows.append(Row(
