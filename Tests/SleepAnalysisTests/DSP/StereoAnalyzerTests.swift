@@ -56,6 +56,23 @@ final class StereoAnalyzerTests: XCTestCase {
         XCTAssertEqual(whole.first?.delaySeconds, 0)
     }
 
+    func test_stereoFrontEnd_gives_both_channels_and_cues_on_one_frame_grid() throws {
+        let (primary, secondary) = Self.pair(delay: 3, attenuationDb: 6)
+        var interleaved = [Float](repeating: 0, count: 2 * primary.count)
+        for index in primary.indices {
+            interleaved[2 * index] = primary[index]
+            interleaved[2 * index + 1] = secondary[index]
+        }
+        let block = try StereoFrontEnd().process(interleaved: interleaved)
+        XCTAssertEqual(block.primary.frameCount, 50)
+        XCTAssertEqual(block.secondary.frameCount, 50)
+        XCTAssertEqual(block.cues.count, 50)
+        // Frame 30 (ends at sample 4800) lies inside the burst: the secondary is 6 dB quieter in both views.
+        XCTAssertEqual(Double(block.primary.dbSpl[30] - block.secondary.dbSpl[30]), 6, accuracy: 0.5)
+        XCTAssertEqual(block.cues[30].levelDifferenceDb, 6, accuracy: 0.5)
+        XCTAssertThrowsError(try StereoFrontEnd().process(interleaved: [0]))
+    }
+
     func test_stereo_rejects_unequal_channels_and_bad_configuration() throws {
         XCTAssertThrowsError(try StereoAnalyzer().process(primary: [0, 1], secondary: [0]))
         XCTAssertThrowsError(try StereoAnalyzer().process(interleaved: [0, 1, 2]))
