@@ -1,21 +1,25 @@
 import CSndFile
 import Foundation
 
-/// Writes an audio file in blocks through libsndfile (16-bit PCM in WAV or FLAC).
+/// Writes an audio file through libsndfile, in blocks: for test fixtures, the fixture generator and benchmarks.
 ///
-/// Not thread-safe: use it from one thread. Call `close()` to finish the file and see write errors.
+/// Not thread-safe: use it from one thread. Call `close()` to finish the file (the header is finalised there);
+/// `deinit` closes it too, ignoring errors.
 final class AudioFileWriter {
-    /// Container formats the writer makes.
-    enum Format: String, Sendable, CaseIterable {
-        /// RIFF WAVE, 16-bit PCM.
-        case wav
+    /// A container and sample encoding.
+    enum Format: Sendable {
+        /// RIFF/WAVE, 16-bit signed integers.
+        case wav16
+        /// RIFF/WAVE, 32-bit floats.
+        case wavFloat
         /// FLAC, 16-bit.
-        case flac
+        case flac16
 
         var libsndfileFormat: Int32 {
             switch self {
-            case .wav: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
-            case .flac: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
+            case .wav16: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
+            case .wavFloat: Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
+            case .flac16: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
             }
         }
     }
@@ -24,35 +28,29 @@ final class AudioFileWriter {
     let url: URL
     /// Channels per frame.
     let channelCount: Int
+    /// Frames written so far.
+    private(set) var framesWritten: Int64 = 0
 
     private var handle: OpaquePointer?
 
-    /// Creates (or replaces) `url`.
+    /// Creates (or replaces) the file at `url`.
     ///
-    /// - Parameters:
-    ///   - url: where to write.
-    ///   - format: the container.
-    ///   - sampleRate: frames per second (integral, > 0).
-    ///   - channelCount: 1 or 2.
-    /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a bad rate or channel count;
-    ///   `.storageFailure` when `sf_open` cannot create the file.
-    init(url: URL, format: Format, sampleRate: Int, channelCount: Int) throws {
-        guard sampleRate > 0, (1...2).contains(channelCount) else {
-            throw SleepCycleSdkError.invalidConfiguration(
-                "audio writer: \(sampleRate) Hz, \(channelCount) channels; a positive rate and 1 or 2 channels expected")
-        }
+    /// - Throws: `SleepCycleSdkError.invalidConfiguration` when libsndfile rejects the rate, channel count or
+    ///   format, `.storageFailure` when the file cannot be created (`sf_open` does the work).
+    init(url: URL, sampleRate: Int, channelCount: Int, format: Format) throws {
         self.url = url
         self.channelCount = channelCount
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
         info.format = format.libsndfileFormat
-        guard let handle = sf_open(url.path, Int32(SFM_WRITE), &info) else {
-            throw SleepCycleSdkError.storageFailure(
-                "\(url.path): cannot create audio file (\(String(cString: sf_strerror(nil))))")
+        guard sampleRate > 0, channelCount > 0, sf_format_check(&info) != 0 else {
+            throw SleepCycleSdkError.invalidConfiguration(
+                "\(url.path): libsndfile cannot write \(format) at \(sampleRate) Hz with \(channelCount) channels")
         }
-        // Clip instead of wrapping when a float sample is outside −1...1.
-        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        guard let handle = sf_open(url.path, Int32(SFM_WRITE), &info) else {
+            throw SleepCycleSdkError.storageFailure("\(url.path): cannot create (\(String(cString: sf_strerror(nil))))")
+        }
         self.handle = handle
     }
 
@@ -60,24 +58,25 @@ final class AudioFileWriter {
         if let handle { sf_close(handle) }
     }
 
-    /// Appends interleaved frames.
+    /// Appends interleaved frames (values in -1...1; `samples.count` must be a multiple of `channelCount`).
     ///
-    /// - Parameter interleaved: samples in −1...1, a whole number of frames.
-    /// - Throws: `SleepCycleSdkError.invalidInput` for a partial frame, `.storageFailure` when the write fails.
-    func write(_ interleaved: [Float]) throws {
-        guard let handle else { throw SleepCycleSdkError.storageFailure("\(url.path): writer already closed") }
-        guard interleaved.count % channelCount == 0 else {
-            throw SleepCycleSdkError.invalidInput("audio writer: partial frame (\(interleaved.count) samples)")
+    /// - Throws: `SleepCycleSdkError.invalidInput` for a partial frame, `.storageFailure` when fewer frames were
+    ///   written than given (`sf_writef_float`), or after `close()`.
+    func write(_ samples: [Float]) throws {
+        guard let handle else { throw SleepCycleSdkError.storageFailure("\(url.path): already closed") }
+        guard samples.count % channelCount == 0 else {
+            throw SleepCycleSdkError.invalidInput("\(samples.count) samples is not a whole number of frames")
         }
-        let frames = interleaved.count / channelCount
-        let written = interleaved.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        let frames = samples.count / channelCount
+        let written = samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
         guard written == frames else {
-            throw SleepCycleSdkError.storageFailure(
-                "\(url.path): write failed (\(String(cString: sf_strerror(handle))))")
+            let reason = String(cString: sf_strerror(handle))
+            throw SleepCycleSdkError.storageFailure("\(url.path): wrote \(written) of \(frames) frames (\(reason))")
         }
+        framesWritten += Int64(frames)
     }
 
-    /// Finishes the file.
+    /// Finalises and closes the file.
     ///
     /// - Throws: `SleepCycleSdkError.storageFailure` when `sf_close` reports an error.
     func close() throws {

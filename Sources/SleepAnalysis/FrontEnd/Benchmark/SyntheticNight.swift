@@ -30,7 +30,7 @@ public enum SyntheticNight {
             throw SleepCycleSdkError.invalidConfiguration("synthetic night: duration \(duration) s")
         }
         let writer = try AudioFileWriter(
-            url: url, format: format == .wav ? .wav : .flac, sampleRate: sampleRate, channelCount: 1)
+            url: url, sampleRate: sampleRate, channelCount: 1, format: format == .wav ? .wav16 : .flac16)
         var generator = Generator(sampleRate: Double(sampleRate), seed: seed)
         var remaining = Int((duration * Double(sampleRate)).rounded())
         var block = [Float](repeating: 0, count: sampleRate)
