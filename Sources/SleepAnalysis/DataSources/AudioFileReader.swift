@@ -29,7 +29,8 @@ final class AudioFileReader {
         }
         if let cut = WAVTruncationCheck.truncation(of: url) {
             throw SleepCycleSdkError.invalidInput(
-                "\(url.path): truncated: the header announces \(cut.declaredBytes) bytes of audio, \(cut.presentBytes) are present")
+                "\(url.path): truncated: the header announces \(cut.declaredBytes) bytes of audio, "
+                    + "\(cut.presentBytes) are present")
         }
         var info = SF_INFO()
         guard let handle = sf_open(url.path, Int32(SFM_READ), &info) else {

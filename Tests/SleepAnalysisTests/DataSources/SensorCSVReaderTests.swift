@@ -32,7 +32,9 @@ final class SensorCSVReaderTests: XCTestCase {
 
     func test_accelerometerReader_reads_epochAndISO8601_withoutHeader() throws {
         let files = try DataSourceTestFiles()
-        let url = try files.text("a.csv", """
+        let url = try files.text(
+            "a.csv",
+            """
             1700000001.5,0,0,1
             2023-11-14T22:13:22.25Z,0,0,1
             2023-11-15 00:13:23+02:00,0,0,1

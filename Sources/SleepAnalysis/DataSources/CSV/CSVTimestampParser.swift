@@ -36,15 +36,15 @@ enum CSVTimestampParser {
     static func parseISO8601(_ text: Substring) -> Date? {
         var scanner = DigitScanner(bytes: Array(text.utf8))
         guard let year = scanner.number(digits: 4), scanner.expect(UInt8(ascii: "-")),
-              let month = scanner.number(digits: 2), scanner.expect(UInt8(ascii: "-")),
-              let day = scanner.number(digits: 2),
-              scanner.expect(UInt8(ascii: "T")) || scanner.expect(UInt8(ascii: "t")) || scanner.expect(UInt8(ascii: " ")),
-              let hour = scanner.number(digits: 2), scanner.expect(UInt8(ascii: ":")),
-              let minute = scanner.number(digits: 2), scanner.expect(UInt8(ascii: ":")),
-              let second = scanner.number(digits: 2)
+            let month = scanner.number(digits: 2), scanner.expect(UInt8(ascii: "-")),
+            let day = scanner.number(digits: 2),
+            scanner.expect(UInt8(ascii: "T")) || scanner.expect(UInt8(ascii: "t")) || scanner.expect(UInt8(ascii: " ")),
+            let hour = scanner.number(digits: 2), scanner.expect(UInt8(ascii: ":")),
+            let minute = scanner.number(digits: 2), scanner.expect(UInt8(ascii: ":")),
+            let second = scanner.number(digits: 2)
         else { return nil }
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 61
+            hour < 24, minute < 60, second < 61
         else { return nil }
 
         var fraction = 0.0

@@ -81,8 +81,9 @@ final class SensorCSVReader {
             let firstField = fields.first ?? ""
             if case .unparsable = CSVTimestampParser.parse(firstField, startTime: startTime), headerLine == nil {
                 guard fields.count == columnNames.count else {
-                    throw CSVError(path: path, line: lines.lineNumber,
-                                   reason: .wrongColumnCount(expected: columnNames.count, found: fields.count))
+                    throw CSVError(
+                        path: path, line: lines.lineNumber,
+                        reason: .wrongColumnCount(expected: columnNames.count, found: fields.count))
                 }
                 headerLine = lines.lineNumber
                 columnNames = fields.map { $0.lowercased() }
@@ -98,36 +99,42 @@ final class SensorCSVReader {
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
         let fields = Self.fields(of: trimmed)
         guard fields.count == columnNames.count else {
-            throw CSVError(path: path, line: number,
-                           reason: .wrongColumnCount(expected: columnNames.count, found: fields.count))
+            throw CSVError(
+                path: path, line: number,
+                reason: .wrongColumnCount(expected: columnNames.count, found: fields.count))
         }
         for (index, field) in fields.enumerated() where field.isEmpty {
-            throw CSVError(path: path, line: number, reason: .malformedRow("empty field in column '\(columnNames[index])'"))
+            throw CSVError(
+                path: path, line: number, reason: .malformedRow("empty field in column '\(columnNames[index])'"))
         }
 
         let timestamp: Date
         switch CSVTimestampParser.parse(fields[0], startTime: startTime) {
         case .date(let date): timestamp = date
         case .nonFinite:
-            throw CSVError(path: path, line: number, reason: .nonFiniteValue(column: columnNames[0], text: String(fields[0])))
+            throw CSVError(
+                path: path, line: number, reason: .nonFiniteValue(column: columnNames[0], text: String(fields[0])))
         case .unparsable:
             throw CSVError(path: path, line: number, reason: .unparsableTimestamp(String(fields[0])))
         }
         if let previousTimestamp, timestamp < previousTimestamp {
-            throw CSVError(path: path, line: number,
-                           reason: .timestampWentBackwards(previous: previousTimestamp, current: timestamp))
+            throw CSVError(
+                path: path, line: number,
+                reason: .timestampWentBackwards(previous: previousTimestamp, current: timestamp))
         }
 
         var values: [Double] = []
         values.reserveCapacity(fields.count - 1)
         for index in 1..<fields.count {
             guard let value = Double(fields[index]) else {
-                throw CSVError(path: path, line: number,
-                               reason: .unparsableNumber(column: columnNames[index], text: String(fields[index])))
+                throw CSVError(
+                    path: path, line: number,
+                    reason: .unparsableNumber(column: columnNames[index], text: String(fields[index])))
             }
             guard value.isFinite else {
-                throw CSVError(path: path, line: number,
-                               reason: .nonFiniteValue(column: columnNames[index], text: String(fields[index])))
+                throw CSVError(
+                    path: path, line: number,
+                    reason: .nonFiniteValue(column: columnNames[index], text: String(fields[index])))
             }
             values.append(value)
         }

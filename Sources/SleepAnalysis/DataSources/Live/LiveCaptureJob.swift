@@ -49,14 +49,16 @@ final class LiveCaptureJob: @unchecked Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             guard !samples.isEmpty else {
                 if Double(now - lastAudio) / 1e9 > Self.stallSeconds {
-                    throw ALSAError(operation: "snd_pcm_wait", device: capture.deviceName, code: 0,
-                                    message: "no audio for \(Int(Self.stallSeconds)) s")
+                    throw ALSAError(
+                        operation: "snd_pcm_wait", device: capture.deviceName, code: 0,
+                        message: "no audio for \(Int(Self.stallSeconds)) s")
                 }
                 continue
             }
             lastAudio = now
-            let chunk = AudioChunk(samples: samples, channelCount: capture.channelCount,
-                                   sampleRate: Double(capture.sampleRate), firstFrameIndex: framesCaptured)
+            let chunk = AudioChunk(
+                samples: samples, channelCount: capture.channelCount,
+                sampleRate: Double(capture.sampleRate), firstFrameIndex: framesCaptured)
             framesCaptured += Int64(chunk.frameCount)
             sink.deliver(.audio(chunk))
         }
