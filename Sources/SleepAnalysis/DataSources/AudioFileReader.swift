@@ -68,7 +68,8 @@ final class AudioFileReader {
         let errorCode = sf_error(handle)
         if errorCode != 0 {
             throw SleepCycleSdkError.invalidInput(
-                "\(url.path): decoding failed after \(framesRead) frames (\(String(cString: sf_error_number(errorCode))))")
+                "\(url.path): decoding failed after \(framesRead) frames (\(String(cString: sf_error_number(errorCode))))"
+            )
         }
         if got <= 0 {
             if framesRead < frameCount {

@@ -51,9 +51,11 @@ public final class FileDataSource: DataSource {
     ///   - pace: How fast to replay; timestamps are the same at every pace.
     ///   - accelerometerUnit: The accelerometer file's unit when the file does not say; a file that says
     ///     otherwise is rejected at start.
-    public init(audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil,
-                startTime: Date? = nil, pace: ReplayPace = .asFastAsPossible,
-                accelerometerUnit: AccelerationUnit? = nil) {
+    public init(
+        audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil,
+        startTime: Date? = nil, pace: ReplayPace = .asFastAsPossible,
+        accelerometerUnit: AccelerationUnit? = nil
+    ) {
         self.audioURL = audio
         self.accelerometerURL = accelerometer
         self.heartRateURL = heartRate
@@ -89,8 +91,9 @@ public final class FileDataSource: DataSource {
             } catch {
                 throw error.sdkError
             }
-            job = FileReplayJob(audio: audio, sensors: sensors, startTime: startTime, pacer: pacer,
-                                lifecycle: lifecycle, sink: sink)
+            job = FileReplayJob(
+                audio: audio, sensors: sensors, startTime: startTime, pacer: pacer,
+                lifecycle: lifecycle, sink: sink)
         } catch {
             lifecycle.abandonStart()
             throw error

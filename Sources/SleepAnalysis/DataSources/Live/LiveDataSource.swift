@@ -49,8 +49,10 @@ public final class LiveDataSource: DataSource {
     ///   - channelCount: 1 or 2.
     ///   - frameLimit: Frames after which capture ends by itself, or nil.
     ///   - alsa: The ALSA functions to call (tests may substitute some).
-    init(configuration: String, pcmName: String, channelCount: Int, frameLimit: Int64?,
-         alsa: ALSAFunctions = .system) {
+    init(
+        configuration: String, pcmName: String, channelCount: Int, frameLimit: Int64?,
+        alsa: ALSAFunctions = .system
+    ) {
         device = pcmName
         preferredChannelCount = channelCount
         maximumDuration = nil
