@@ -115,6 +115,18 @@ for file in files {
     }
 }
 
+// The file data source's replay (read, chunk, deliver to a counting sink), as fast as possible.
+for file in files {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let outcome = await Task { try await FileReplayRun.run(file: file) }.result
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    guard case .success(let summary) = outcome else { fail("\(file.path): replay failed: \(outcome)") }
+    let rate = rows.first { $0.file == file.lastPathComponent }?.inputSampleRate ?? 0
+    rows.append(Row(
+        file: file.lastPathComponent, inputSampleRate: rate, audioHours: summary.audioDuration / 3600,
+        stage: "replay", seconds: seconds, realTimeFactor: summary.audioDuration / seconds))
+}
+
 let peak = peakMemoryMiB()
 print("stage      input Hz   audio h   seconds   × real time")
 for row in rows {

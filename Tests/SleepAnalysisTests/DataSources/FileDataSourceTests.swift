@@ -49,6 +49,7 @@ final class FileDataSourceTests: XCTestCase {
                 format: item.format)
             let source = FileDataSource(audio: written.url, accelerometer: nil, startTime: start)
             XCTAssertEqual(source.channelCount, item.channels)
+            XCTAssertEqual(source.audioSampleRate, Double(item.rate))
             XCTAssertEqual(source.audioDuration ?? 0, Double(frames) / Double(item.rate), accuracy: 1e-9)
 
             let sink = try await replay(source)

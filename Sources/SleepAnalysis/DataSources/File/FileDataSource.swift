@@ -24,6 +24,8 @@ public final class FileDataSource: DataSource {
     public var isFinite: Bool { true }
     /// The audio file's length in seconds, as its header says, or nil without a readable audio file.
     public let audioDuration: TimeInterval?
+    /// The audio file's sample rate (chunks are delivered at it), or nil without a readable audio file.
+    public let audioSampleRate: Double?
 
     /// The audio file, if any.
     public let audioURL: URL?
@@ -66,6 +68,7 @@ public final class FileDataSource: DataSource {
         let probe = audio.flatMap { try? AudioFileReader(url: $0) }
         self.channelCount = probe?.channelCount ?? 0
         self.audioDuration = probe.map { Double($0.frameCount) / $0.sampleRate }
+        self.audioSampleRate = probe?.sampleRate
     }
 
     /// Opens the files, checks them, and starts replaying to `sink` on a thread of its own; returns at once.

@@ -5,7 +5,8 @@ import Foundation
 /// closed by `close()`. Every ALSA call goes through `ALSAFunctions` and every return code is checked; a failure
 /// becomes an `ALSAError`. Not thread-safe: one thread opens it, then hands it to the capture thread.
 ///
-/// Negotiation: interleaved access; the first of S16_LE, S32_LE, FLOAT_LE the device takes; the channel count
+/// The PCM is opened non-blocking (a busy device fails with `-EBUSY` instead of hanging `start`), then switched
+/// to blocking reads. Negotiation: interleaved access; the first of S16_LE, S32_LE, FLOAT_LE the device takes; the channel count
 /// asked for, else stereo when offered, else mono; the first of 16000, 48000, 44100 Hz offered, else the rate
 /// nearest 48000; periods of about 100 ms in a buffer of about 1 s.
 final class ALSACapture {
@@ -60,6 +61,7 @@ final class ALSACapture {
 
         let negotiated: (format: PCMSampleFormat, rate: Int, channels: Int, period: Int)
         do {
+            try Self.check(alsa.setBlocking(opened), "snd_pcm_nonblock", device.name, alsa)
             negotiated = try Self.negotiate(opened, requestedChannels, device.name, alsa)
             try Self.check(alsa.prepare(opened), "snd_pcm_prepare", device.name, alsa)
             try Self.check(alsa.start(opened), "snd_pcm_start", device.name, alsa)

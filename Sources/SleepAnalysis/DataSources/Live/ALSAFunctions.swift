@@ -19,6 +19,9 @@ struct ALSAFunctions: Sendable {
         @Sendable (
             _ pcm: UnsafeMutablePointer<OpaquePointer?>, _ name: String, _ config: OpaquePointer
         ) -> Int32
+    /// Switches a PCM opened with `SND_PCM_NONBLOCK` (so a busy device fails at once instead of blocking the
+    /// opener) back to blocking reads.
+    var setBlocking: @Sendable (_ pcm: OpaquePointer) -> Int32
     var pcmClose: @Sendable (_ pcm: OpaquePointer) -> Int32
 
     // Hardware parameters.
@@ -71,8 +74,11 @@ struct ALSAFunctions: Sendable {
         configLoad: { snd_config_load($0, $1) },
         inputClose: { snd_input_close($0) },
         configDelete: { snd_config_delete($0) },
-        pcmOpen: { pcm, name in snd_pcm_open(pcm, name, SND_PCM_STREAM_CAPTURE, 0) },
-        pcmOpenWithConfig: { pcm, name, config in snd_pcm_open_lconf(pcm, name, SND_PCM_STREAM_CAPTURE, 0, config) },
+        pcmOpen: { pcm, name in snd_pcm_open(pcm, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK) },
+        pcmOpenWithConfig: { pcm, name, config in
+            snd_pcm_open_lconf(pcm, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK, config)
+        },
+        setBlocking: { snd_pcm_nonblock($0, 0) },
         pcmClose: { snd_pcm_close($0) },
         hwParamsMalloc: { snd_pcm_hw_params_malloc($0) },
         hwParamsFree: { snd_pcm_hw_params_free($0) },
