@@ -1,7 +1,7 @@
 // sleepanalysis-bench: the audio front end's throughput (multiple of real time) and peak memory on a long night.
 //
 // swift run -c release sleepanalysis-bench [--hours 8] [--rates 16000,44100] [--format wav|flac]
-//                                          [--input FILE] [--dir /tmp] [--regenerate]
+//                                          [--input FILE] [--dir /tmp] [--regenerate] [--accelerometer CSV]
 import Foundation
 @_spi(Benchmark) import SleepAnalysis
 
@@ -12,13 +12,14 @@ struct Options {
     var input: URL?
     var directory = URL(fileURLWithPath: "/tmp")
     var regenerate = false
+    var accelerometer: URL?
 }
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("sleepanalysis-bench: \(message)\n".utf8))
     FileHandle.standardError.write(Data("""
         usage: sleepanalysis-bench [--hours N] [--rates R1,R2] [--format wav|flac] [--input FILE] [--dir DIR] \
-        [--regenerate]
+        [--regenerate] [--accelerometer CSV]
 
         """.utf8))
     exit(64)
@@ -46,6 +47,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             options.format = format
         case "--input": options.input = URL(fileURLWithPath: value)
         case "--dir": options.directory = URL(fileURLWithPath: value)
+        case "--accelerometer": options.accelerometer = URL(fileURLWithPath: value)
         default: fail("unknown option \(name)")
         }
     }
@@ -125,6 +127,16 @@ for file in files {
     rows.append(Row(
         file: file.lastPathComponent, inputSampleRate: rate, audioHours: summary.audioDuration / 3600,
         stage: "replay", seconds: seconds, realTimeFactor: summary.audioDuration / seconds))
+}
+
+// The accelerometer CSV reader (parse, check, deliver), as fast as possible.
+if let accelerometer = options.accelerometer {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let outcome = await Task { try await FileReplayRun.run(file: nil, accelerometer: accelerometer) }.result
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    guard case .success(let summary) = outcome else { fail("\(accelerometer.path): replay failed: \(outcome)") }
+    print(String(format: "accelerometer CSV: %d rows in %.2f s (%.0f rows/s)", summary.accelerometerRows, seconds,
+                 Double(summary.accelerometerRows) / seconds))
 }
 
 let peak = peakMemoryMiB()

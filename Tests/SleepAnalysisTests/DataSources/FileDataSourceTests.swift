@@ -191,6 +191,23 @@ final class FileDataSourceTests: XCTestCase {
         XCTAssertEqual(sink.finishCalls.count, 1)
     }
 
+    func test_fileSource_startTime_isExplicitOrCreationTime() async throws {
+        let files = try DataSourceTestFiles()
+        let heartRate = try files.text("hr.csv", "timestamp,bpm\n0,60\n2.5,61\n")
+        let before = Date()
+        let implicit = FileDataSource(audio: nil, accelerometer: nil, heartRate: heartRate)
+        let after = Date()
+        let explicit = FileDataSource(audio: nil, accelerometer: nil, heartRate: heartRate, startTime: start)
+
+        let implicitSink = try await replay(implicit)
+        let explicitSink = try await replay(explicit)
+
+        XCTAssertTrue((before...after).contains(implicit.startTime))
+        XCTAssertEqual(implicitSink.heartRateSamples.first?.timestamp, implicit.startTime)
+        XCTAssertEqual(explicit.startTime, start)
+        XCTAssertEqual(explicitSink.heartRateSamples.map(\.timestamp), [start, start.addingTimeInterval(2.5)])
+    }
+
     // MARK: - Errors
 
     func test_fileSource_throwsAtStart_forMissingUnknownOrNoInput() throws {

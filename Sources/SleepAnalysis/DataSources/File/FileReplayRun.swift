@@ -10,16 +10,22 @@ public enum FileReplayRun {
         public var audioDuration: Double
         /// Audio chunks delivered.
         public var chunks: Int
+        /// Accelerometer readings delivered.
+        public var accelerometerRows: Int
         /// Sum of every sample, so the delivery cannot be optimised away.
         public var checksum: Double
     }
 
-    /// Replays `file` to the end.
+    /// Replays the files to the end.
     ///
+    /// - Parameters:
+    ///   - file: An audio file, or nil.
+    ///   - accelerometer: An accelerometer CSV file, or nil.
     /// - Returns: what was delivered.
-    /// - Throws: `SleepCycleSdkError` when the file cannot be opened or fails mid-way.
-    public static func run(file: URL) async throws -> Summary {
-        let source = FileDataSource(audio: file, accelerometer: nil, startTime: Date(timeIntervalSince1970: 0))
+    /// - Throws: `SleepCycleSdkError` when a file cannot be opened or fails mid-way.
+    public static func run(file: URL?, accelerometer: URL? = nil) async throws -> Summary {
+        let source = FileDataSource(
+            audio: file, accelerometer: accelerometer, startTime: Date(timeIntervalSince1970: 0))
         let sink = CountingSink()
         try source.start(delivering: sink)
         await source.waitUntilFinished()
@@ -32,11 +38,18 @@ private final class CountingSink: SensorDataSink, @unchecked Sendable {
     private let lock = NSLock()
     private var frames: Double = 0
     private var chunks = 0
+    private var accelerometerRows = 0
     private var checksum = 0.0
     private var sampleRate = 1.0
     private var failure: SleepCycleSdkError?
 
     func deliver(_ data: SensorData) {
+        if case .accelerometer(let samples) = data {
+            lock.lock()
+            accelerometerRows += samples.count
+            checksum += samples.reduce(0) { $0 + $1.z }
+            lock.unlock()
+        }
         guard case .audio(let chunk) = data else { return }
         let sum = chunk.samples.reduce(0, +)
         lock.lock()
@@ -57,6 +70,8 @@ private final class CountingSink: SensorDataSink, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let failure { throw failure }
-        return FileReplayRun.Summary(audioDuration: frames / sampleRate, chunks: chunks, checksum: checksum)
+        return FileReplayRun.Summary(
+            audioDuration: frames / sampleRate, chunks: chunks, accelerometerRows: accelerometerRows,
+            checksum: checksum)
     }
 }
