@@ -211,4 +211,24 @@ final class LiveDataSourceTests: XCTestCase {
             XCTAssertTrue(sink.audioChunks.flatMap(\.samples) == item.expected, "samples differ for \(item.url)")
         }
     }
+
+    func test_liveSource_reportsStalledDevice_throughSink() async throws {
+        let files = try DataSourceTestFiles()
+        let raw = try rawCapture(files, frames: 1_600, channelCount: 1)
+        var alsa = ALSAFunctions.system
+        alsa.wait = { _, _ in 0 }  // Every wait times out: the device delivers nothing.
+        let source = LiveDataSource(
+            configuration: configuration(infile: raw.url), pcmName: "sleepanalysis_test", channelCount: 1,
+            frameLimit: nil, stallSeconds: 0.2, alsa: alsa)
+        let sink = RecordingSensorSink()
+
+        try source.start(delivering: sink)
+        await source.waitUntilFinished()
+
+        XCTAssertTrue(sink.audioChunks.isEmpty)
+        guard case .dataSourceFailure(let message)? = sink.finishCalls.first ?? nil else {
+            return XCTFail("expected dataSourceFailure, got \(sink.finishCalls)")
+        }
+        XCTAssertTrue(message.contains("no audio"), message)
+    }
 }
