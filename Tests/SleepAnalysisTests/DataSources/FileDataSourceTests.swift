@@ -304,7 +304,7 @@ final class FileDataSourceTests: XCTestCase {
         await source.waitUntilFinished()
         let stopSeconds = Double(DispatchTime.now().uptimeNanoseconds - stopAt) / 1e9
 
-        XCTAssertLessThan(stopSeconds, 0.3)
+        XCTAssertLessThan(stopSeconds, 1, "a paced wait is cut short (60 s of audio were left)")
         XCTAssertLessThan(sink.audioChunks.count, 10)
         XCTAssertEqual(sink.finishCalls.count, 1)
         XCTAssertNil(sink.finishCalls.first ?? nil)

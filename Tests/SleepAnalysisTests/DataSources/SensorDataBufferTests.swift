@@ -24,7 +24,8 @@ final class SensorDataBufferTests: XCTestCase {
             buffer.finish(error: .invalidInput("test end"))
         }
         thread.start()
-        try await Task.sleep(nanoseconds: 100_000_000)
+        for _ in 0..<200 where produced.withLock({ $0 }) < 2 { try await Task.sleep(nanoseconds: 10_000_000) }
+        try await Task.sleep(nanoseconds: 50_000_000)
 
         XCTAssertEqual(produced.withLock { $0 }, 2, "the producer waits once two items are queued")
         var received: [Int] = []
