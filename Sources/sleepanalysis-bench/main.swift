@@ -2,7 +2,7 @@
 //
 // swift run -c release sleepanalysis-bench [--hours 8] [--rates 16000,44100] [--format wav|flac]
 //                                          [--input FILE] [--dir /tmp] [--stages read,resample,frontEnd]
-//                                          [--regenerate]
+//                                          [--regenerate] [--accelerometer CSV]
 import Foundation
 @_spi(Benchmark) import SleepAnalysis
 
@@ -14,13 +14,14 @@ struct Options {
     var directory = URL(fileURLWithPath: "/tmp")
     var regenerate = false
     var stages = FrontEndRun.Stages.allCases
+    var accelerometer: URL?
 }
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("sleepanalysis-bench: \(message)\n".utf8))
     FileHandle.standardError.write(Data("""
         usage: sleepanalysis-bench [--hours N] [--rates R1,R2] [--format wav|flac] [--input FILE] [--dir DIR] \
-        [--stages read,resample,frontEnd] [--regenerate]
+        [--stages read,resample,frontEnd] [--regenerate] [--accelerometer CSV]
 
         """.utf8))
     exit(64)
@@ -52,6 +53,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             options.stages = stages
         case "--input": options.input = URL(fileURLWithPath: value)
         case "--dir": options.directory = URL(fileURLWithPath: value)
+        case "--accelerometer": options.accelerometer = URL(fileURLWithPath: value)
         default: fail("unknown option \(name)")
         }
     }
@@ -132,6 +134,28 @@ for file in files {
             fail("\(file.path): \(error)")
         }
     }
+}
+
+// The file data source's replay (read, chunk, deliver to a counting sink), as fast as possible.
+for file in files {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let outcome = await Task { try await FileReplayRun.run(file: file) }.result
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    guard case .success(let summary) = outcome else { fail("\(file.path): replay failed: \(outcome)") }
+    let rate = rows.first { $0.file == file.lastPathComponent }?.inputSampleRate ?? 0
+    rows.append(Row(
+        file: file.lastPathComponent, inputSampleRate: rate, audioHours: summary.audioDuration / 3600,
+        stage: "replay", seconds: seconds, realTimeFactor: summary.audioDuration / seconds))
+}
+
+// The accelerometer CSV reader (parse, check, deliver), as fast as possible.
+if let accelerometer = options.accelerometer {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let outcome = await Task { try await FileReplayRun.run(file: nil, accelerometer: accelerometer) }.result
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    guard case .success(let summary) = outcome else { fail("\(accelerometer.path): replay failed: \(outcome)") }
+    print(String(format: "accelerometer CSV: %d rows in %.2f s (%.0f rows/s)", summary.accelerometerRows, seconds,
+                 Double(summary.accelerometerRows) / seconds))
 }
 
 let peak = peakMemoryMiB()
