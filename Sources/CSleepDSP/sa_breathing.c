@@ -353,7 +353,8 @@ sa_status sa_breath_period_analyze(sa_breath_period *a, const float *frames, siz
     if (!(highest > 0.0)) return SA_OK;
     size_t chosen = 0;
     for (size_t lag = a->min_lag; lag <= last; lag++) {
-        if (r[lag] > 0.0 && r[lag] >= r[lag - 1] && r[lag] >= r[lag + 1] && r[lag] >= a->config.peak_fraction * highest) {
+        const int is_peak = r[lag] > 0.0 && r[lag] >= r[lag - 1] && r[lag] >= r[lag + 1];
+        if (is_peak && r[lag] >= a->config.peak_fraction * highest) {
             chosen = lag;
             break;
         }

@@ -3,7 +3,7 @@
 
 Three sets:
   composed  nights composed by Tools/fixtures/synth.py at known rates (6-30 breaths/min) and bedroom levels
-            (breath sounds from 6 dB below to 3 dB above a -60 dBFS room tone), scored per 60-s window against the
+            (breath sounds from 12 dB below to 3 dB above a -60 dBFS room tone), scored per 60-s window against the
             rate of the synthesized breath onsets in that window;
   rrujo     ../shared/data/audio/breathing/rrujo/: one-minute paced breathing at the rate in the file name,
             grouped by subject;
@@ -53,7 +53,7 @@ def describe(errors: np.ndarray, label: str) -> dict:
         "set": label, "n": int(len(errors)), "median": round(float(q[1]), 3), "p25": round(float(q[0]), 3),
         "p75": round(float(q[2]), 3), "p90": round(float(q[3]), 3), "mean": round(float(errors.mean()), 3),
         "within_1": round(float((errors <= 1.0).mean()), 3), "within_1_5": round(float((errors <= 1.5).mean()), 3),
-        "half_or_double": int(sum(1 for e in errors if e > 1.5)),
+        "over_1_5": int(sum(1 for e in errors if e > 1.5)),
     }
 
 
@@ -88,7 +88,7 @@ def true_rate(onsets: list[float], start: float, end: float) -> float | None:
 
 
 def evaluate_composed(args) -> None:
-    levels = [-6.0, -3.0, 0.0, 3.0]
+    levels = [-12.0, -9.0, -6.0, -3.0, 0.0, 3.0]
     per_level: dict[float, list[float]] = defaultdict(list)
     missing: dict[float, int] = defaultdict(int)
     with tempfile.TemporaryDirectory() as tmp:
@@ -167,7 +167,7 @@ def evaluate_counted(args) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("set", choices=["composed", "rrujo", "counted"])
-    parser.add_argument("--nights", type=int, default=8)
+    parser.add_argument("--nights", type=int, default=12)
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data"))

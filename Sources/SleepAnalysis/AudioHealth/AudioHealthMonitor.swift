@@ -112,20 +112,20 @@ final class AudioHealthMonitor {
             if status != .missingInput, end.timeIntervalSince(lastSample) >= configuration.missingInputTimeout,
                 lastSample >= statusStart
             {
-                intervals.append(AudioHealthInterval(status: status, interval: DateInterval(start: statusStart,
-                                                                                            end: lastSample)))
-                intervals.append(AudioHealthInterval(status: .missingInput,
-                                                     interval: DateInterval(start: lastSample, end: max(end, lastSample))))
+                intervals.append(interval(status, from: statusStart, to: lastSample))
+                intervals.append(interval(.missingInput, from: lastSample, to: end))
             } else {
-                intervals.append(AudioHealthInterval(status: status,
-                                                     interval: DateInterval(start: statusStart, end: max(end, statusStart))))
+                intervals.append(interval(status, from: statusStart, to: end))
             }
         } else if let sessionStart, end > sessionStart {
             // Nothing ever arrived: the whole session lacked input.
-            intervals.append(AudioHealthInterval(status: .missingInput, interval: DateInterval(start: sessionStart,
-                                                                                               end: end)))
+            intervals.append(interval(.missingInput, from: sessionStart, to: end))
         }
         return AudioStatistics(healthIntervals: intervals.filter { $0.interval.duration > 0 })
+    }
+
+    private func interval(_ status: AudioHealthStatus, from start: Date, to end: Date) -> AudioHealthInterval {
+        AudioHealthInterval(status: status, interval: DateInterval(start: start, end: max(start, end)))
     }
 
     private func change(to new: AudioHealthStatus, at requested: Date, into updates: inout [AudioHealthUpdate]) {

@@ -106,11 +106,13 @@ final class BreathingRateEstimatorTests: XCTestCase {
 
     func test_fusion_trusts_accelerometer_when_audio_counts_inhale_and_exhale() {
         let fused = BreathingFusion.fuse(
-            audio: ModalityEstimate(bpm: 24.4, confidence: 0.9), accelerometer: ModalityEstimate(bpm: 12.1, confidence: 0.5),
+            audio: ModalityEstimate(bpm: 24.4, confidence: 0.9),
+            accelerometer: ModalityEstimate(bpm: 12.1, confidence: 0.5),
             tolerance: 0.15)
         XCTAssertEqual(fused?.bpm ?? 0, 12.1, accuracy: 1e-9)
         let agreeing = BreathingFusion.fuse(
-            audio: ModalityEstimate(bpm: 12, confidence: 0.5), accelerometer: ModalityEstimate(bpm: 13, confidence: 0.5),
+            audio: ModalityEstimate(bpm: 12, confidence: 0.5),
+            accelerometer: ModalityEstimate(bpm: 13, confidence: 0.5),
             tolerance: 0.15)
         XCTAssertEqual(agreeing?.bpm ?? 0, 12.5, accuracy: 1e-9)
         XCTAssertEqual(agreeing?.confidence ?? 0, 0.75, accuracy: 1e-9)
