@@ -27,11 +27,12 @@ def active_rms(x):
 
 def colored_noise(n, rng, exponent):
     """Noise with power spectrum ~ 1/f^exponent (0 white, 1 pink, 2 brown)."""
-    spec = rng.standard_normal(n // 2 + 1) + 1j * rng.standard_normal(n // 2 + 1)
-    f = np.fft.rfftfreq(n, 1.0 / SR)
+    size = 1 << int(np.ceil(np.log2(max(n, 2))))  # a power of two: fast FFT whatever n is
+    spec = rng.standard_normal(size // 2 + 1) + 1j * rng.standard_normal(size // 2 + 1)
+    f = np.fft.rfftfreq(size, 1.0 / SR)
     f[0] = f[1]
     spec *= f ** (-exponent / 2.0)
-    x = np.fft.irfft(spec, n)
+    x = np.fft.irfft(spec, size)[:n]
     return (x / (rms(x) + 1e-12)).astype(np.float32)
 
 

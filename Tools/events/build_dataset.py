@@ -21,7 +21,8 @@ import eventdata as ed
 import features_ref as fr
 
 SR = ed.SAMPLE_RATE
-TARGET_CLIPS_PER_CLASS = 700
+TARGET_CLIPS_PER_CLASS = 350
+MAX_SCENE_CLIP_SECONDS = 4.0  # long clips are cut to a random segment this long for each augmented scene
 
 
 def window_rms_db(x, starts, window=ed.WINDOW_FRAMES):
@@ -107,7 +108,7 @@ def main():
     ap.add_argument("--frontend", choices=["numpy", "package"], default="package")
     ap.add_argument("--binary", default=".build/release/sleepanalysis")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--background-scenes", type=int, default=500)
+    ap.add_argument("--background-scenes", type=int, default=300)
     ap.add_argument("--chunk", type=int, default=400)
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
@@ -132,7 +133,12 @@ def main():
         if ci == 0:
             variants = 1
         for _ in range(variants):
-            mix, ev, _ = augment.bedroom_scene(audio, rng, ed.is_narrowband(row))
+            seg = audio
+            limit = int(MAX_SCENE_CLIP_SECONDS * SR)
+            if len(seg) > limit:
+                begin = int(rng.integers(0, len(seg) - limit + 1))
+                seg = seg[begin: begin + limit]
+            mix, ev, _ = augment.bedroom_scene(seg, rng, ed.is_narrowband(row))
             jobs.append((mix, ("scene", ci, ev, mix - ev), i, 1))
     for _ in range(args.background_scenes):
         n = int(rng.uniform(2.0, 12.0) * SR)

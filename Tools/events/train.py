@@ -142,7 +142,7 @@ def main():
         tr = y >= 0
         model = fit(X[tr], y[tr], 0, hidden, args.epochs)
         clf, mean, std = model
-        proj, sig_mean = sig.fit_projection(X, clip, rows, mean, std)
+        proj, sig_mean = sig.fit_projection(X, clip, rows, mean, std, kind)
         ref_in = X[tr][:1].astype(np.float32)
         ref_out = predict(model, ref_in)[0].astype(np.float32)
         tensors = [("featureMean", mean), ("featureStd", std)]
