@@ -8,7 +8,9 @@ guard arguments.first == "events" else {
     exit(64)
 }
 var hours = 1.0
-if let index = arguments.firstIndex(of: "--hours"), index + 1 < arguments.count, let value = Double(arguments[index + 1]) {
+if let index = arguments.firstIndex(of: "--hours"), index + 1 < arguments.count,
+    let value = Double(arguments[index + 1])
+{
     hours = value
 }
 do {

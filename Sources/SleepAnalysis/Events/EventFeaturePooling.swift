@@ -25,8 +25,9 @@ final class EventFeaturePooling {
         var handle: OpaquePointer?
         let status = sa_event_pool_init(&handle, Int32(melBandCount), Int32(maximumFrames), logFloor)
         guard status == SA_OK else {
+            let reason = String(cString: sa_status_message(status))
             throw SleepCycleSdkError.invalidConfiguration(
-                "event pooling over \(melBandCount) bands, \(maximumFrames) frames: \(String(cString: sa_status_message(status)))")
+                "event pooling over \(melBandCount) bands, \(maximumFrames) frames: \(reason)")
         }
         pool = handle
         featureCount = Int(sa_event_pool_feature_count(handle))

@@ -1,10 +1,12 @@
 import Foundation
 import SleepAnalysis
 
-/// `sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text]`: runs the shipped event
-/// model on every listed clip and prints per-type precision, recall and F1, macro-F1 and the confusion matrix.
+/// `sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]`: runs
+/// the shipped event model (or another model file) on every listed clip and prints per-type precision, recall
+/// and F1, macro-F1 and the confusion matrix.
 enum EvaluateCommand {
-    static let usage = "usage: sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text]"
+    static let usage =
+        "usage: sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]"
 
     /// Runs the command.
     ///
@@ -14,8 +16,8 @@ enum EvaluateCommand {
         guard arguments.first == "events" else {
             throw SleepCycleSdkError.invalidConfiguration("unknown evaluation '\(arguments.first ?? "")'\n\(usage)")
         }
-        let options = try CommandOptions(Array(arguments.dropFirst()), valued: ["--manifest", "--root", "--format"],
-                                         usage: usage)
+        let options = try CommandOptions(Array(arguments.dropFirst()),
+                                         valued: ["--manifest", "--root", "--format", "--model"], usage: usage)
         let manifestPath = try options.required("--manifest")
         let root = URL(fileURLWithPath: try options.required("--root"))
         let format = options.value("--format") ?? "text"
@@ -23,7 +25,9 @@ enum EvaluateCommand {
             throw SleepCycleSdkError.invalidConfiguration("--format must be json or text")
         }
         let manifest = try EventClipManifest(manifest: URL(fileURLWithPath: manifestPath), root: root)
-        let evaluator = EventClipEvaluator(model: try EventClassifierModel.bundled())
+        let model = try options.value("--model").map { try EventClassifierModel.load(from: URL(fileURLWithPath: $0)) }
+            ?? EventClassifierModel.bundled()
+        let evaluator = EventClipEvaluator(model: model)
         let report = try evaluator.evaluate(manifest)
         if format == "json" {
             let encoder = JSONEncoder()

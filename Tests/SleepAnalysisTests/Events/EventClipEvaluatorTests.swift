@@ -5,7 +5,8 @@ import XCTest
 final class EventClipEvaluatorTests: XCTestCase {
     func test_report_scoresPrecisionRecallAndConfusion() {
         let pairs: [(truth: EventType?, predicted: EventType?)] = [
-            (.snoring, .snoring), (.snoring, .snoring), (.snoring, nil), (nil, .snoring), (.coughing, .coughing), (nil, nil),
+            (.snoring, .snoring), (.snoring, .snoring), (.snoring, nil), (nil, .snoring), (.coughing, .coughing),
+            (nil, nil),
         ]
         let report = EventClipReport.score(pairs)
         XCTAssertEqual(report.classes["snoring"]?.precision ?? 0, 2.0 / 3.0, accuracy: 1e-9)
@@ -23,8 +24,10 @@ final class EventClipEvaluatorTests: XCTestCase {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
         var lines = ["class\tfile\tgroup"]
-        try EventTestSignals.writeWav(EventTestSignals.roomTone(seconds: 3, level: -60), to: root.appendingPathComponent("a.wav"))
-        try EventTestSignals.writeWav(EventTestSignals.fanNoise(seconds: 2, level: -50), to: root.appendingPathComponent("b.wav"))
+        try EventTestSignals.writeWav(EventTestSignals.roomTone(seconds: 3, level: -60),
+                                      to: root.appendingPathComponent("a.wav"))
+        try EventTestSignals.writeWav(EventTestSignals.fanNoise(seconds: 2, level: -50),
+                                      to: root.appendingPathComponent("b.wav"))
         lines += ["other\ta.wav\tg1", "breathing\tb.wav\tg2"]
         if let snore = try EventTestSignals.sharedClip("snoring/esc50_snoring_4-180337-A-28.flac") {
             try EventTestSignals.writeWav(snore, to: root.appendingPathComponent("s.wav"))

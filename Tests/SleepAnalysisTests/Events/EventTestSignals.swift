@@ -81,7 +81,9 @@ enum EventTestSignals {
     /// Writes a 16-bit PCM mono WAV file at 16 kHz.
     static func writeWav(_ samples: [Float], to url: URL) throws {
         var data = Data()
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        }
         let bytes = UInt32(samples.count * 2)
         data.append(contentsOf: Array("RIFF".utf8)); append(UInt32(36) + bytes)
         data.append(contentsOf: Array("WAVEfmt ".utf8)); append(UInt32(16)); append(UInt16(1)); append(UInt16(1))
