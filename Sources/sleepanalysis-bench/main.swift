@@ -3,8 +3,13 @@
 // swift run -c release sleepanalysis-bench [--hours 8] [--rates 16000,44100] [--format wav|flac]
 //                                          [--input FILE] [--dir /tmp] [--stages read,resample,frontEnd]
 //                                          [--regenerate] [--accelerometer CSV]
+// swift run -c release sleepanalysis-bench events [--hours 1]   (the audio events engine)
 import Foundation
 @_spi(Benchmark) import SleepAnalysis
+
+if CommandLine.arguments.dropFirst().first == "events" {
+    exit(EventsBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 
 struct Options {
     var hours = 8.0
@@ -139,13 +144,16 @@ for file in files {
 // The file data source's replay (read, chunk, deliver to a counting sink), as fast as possible.
 for file in files {
     let start = DispatchTime.now().uptimeNanoseconds
+    let cpuStart = cpuSeconds()
     let outcome = await Task { try await FileReplayRun.run(file: file) }.result
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let cpu = cpuSeconds() - cpuStart
     guard case .success(let summary) = outcome else { fail("\(file.path): replay failed: \(outcome)") }
     let rate = rows.first { $0.file == file.lastPathComponent }?.inputSampleRate ?? 0
     rows.append(Row(
         file: file.lastPathComponent, inputSampleRate: rate, audioHours: summary.audioDuration / 3600,
-        stage: "replay", seconds: seconds, realTimeFactor: summary.audioDuration / seconds))
+        stage: "replay", wallSeconds: seconds, cpuSeconds: cpu, realTimeFactor: summary.audioDuration / seconds,
+        cpuRealTimeFactor: summary.audioDuration / cpu))
 }
 
 // The accelerometer CSV reader (parse, check, deliver), as fast as possible.
