@@ -1,16 +1,21 @@
+// sleepanalysis: the command-line tool. Each command lives in Commands/<Name>Command.swift; list it here.
 import Foundation
-import SleepAnalysis
+
+let commands: [any Command.Type] = [
+    SplCommand.self,
+    LicenseCommand.self,
+]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-do {
-    switch arguments.first {
-    case JournalWriterCommand.name:
+
+// Hidden test helper (not listed in the usage): journals batches until killed.
+if arguments.first == JournalWriterCommand.name {
+    do {
         exit(try JournalWriterCommand.run(Array(arguments.dropFirst())))
-    default:
-        FileHandle.standardError.write(Data("usage: sleepanalysis <command> [options]\n".utf8))
-        exit(64)
+    } catch {
+        FileHandle.standardError.write(Data("sleepanalysis: \(error)\n".utf8))
+        exit(1)
     }
-} catch {
-    FileHandle.standardError.write(Data("sleepanalysis: \(error)\n".utf8))
-    exit(1)
 }
+
+exit(await CommandRunner.run(arguments, commands: commands))
