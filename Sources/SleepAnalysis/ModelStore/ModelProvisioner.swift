@@ -30,7 +30,8 @@ struct ModelProvisioner: Sendable {
     ///   - logger: The SDK logger.
     init(
         mode: ModelProvisioningMode, modelsDirectory: URL, catalog: ModelCatalog = .standard,
-        bundledModelsDirectory: URL? = Self.libraryBundledModels, transport: any ModelTransport = SchemeModelTransport(),
+        bundledModelsDirectory: URL? = Self.libraryBundledModels,
+        transport: any ModelTransport = SchemeModelTransport(),
         logger: SDKLogger = .silent
     ) {
         self.catalog = catalog

@@ -57,7 +57,9 @@ enum LicenseCommand: Command {
         let privateFile = directory.appendingPathComponent("private.key")
         let publicFile = directory.appendingPathComponent("public.key")
         let manager = FileManager.default
-        if !parsed.flag("force"), manager.fileExists(atPath: privateFile.path) || manager.fileExists(atPath: publicFile.path) {
+        if !parsed.flag("force"),
+            manager.fileExists(atPath: privateFile.path) || manager.fileExists(atPath: publicFile.path)
+        {
             throw CommandLineError(
                 kind: .failure, message: "\(directory.path) already holds a key; use --force to replace it", usage: nil)
         }
@@ -65,9 +67,10 @@ enum LicenseCommand: Command {
         do {
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)
             try? manager.removeItem(at: privateFile)
-            guard manager.createFile(
-                atPath: privateFile.path, contents: Data((keys.privateKeyBase64 + "\n").utf8),
-                attributes: [.posixPermissions: 0o600])
+            guard
+                manager.createFile(
+                    atPath: privateFile.path, contents: Data((keys.privateKeyBase64 + "\n").utf8),
+                    attributes: [.posixPermissions: 0o600])
             else { throw CocoaError(.fileWriteNoPermission) }
             try Data((keys.publicKeyBase64 + "\n").utf8).write(to: publicFile, options: .atomic)
         } catch {
@@ -87,7 +90,8 @@ enum LicenseCommand: Command {
                                                [--subject S] [--model-store URL]
 
               --private-key FILE   the issuer's private key (from keygen)
-              --features LIST      'all' or comma-separated names: \(SleepAnalysisFeatures.featureNames.joined(separator: ", "))
+              --features LIST      'all' or comma-separated names:
+                                   \(SleepAnalysisFeatures.featureNames.joined(separator: ", "))
               --expires DATE       YYYY-MM-DD (valid through that day, UTC) or an ISO 8601 time
               --subject S          who the licence is for (default 'unspecified')
               --model-store URL    http(s):// or file:// model store for slim mode

@@ -1,6 +1,6 @@
+import TestSupport
 import XCTest
 
-import TestSupport
 @testable import SleepAnalysis
 
 /// The `sleepanalysis license` round trip, through the built executable.
@@ -37,7 +37,8 @@ final class LicenseCommandTests: XCTestCase {
         // And `license verify` agrees, trusting the key through the environment variable
         var environment = ProcessInfo.processInfo.environment
         environment[LicenseVerifier.trustedKeysVariable] = publicKey
-        let verify = try runCommandLineTool(["license", "verify", apiKey, "--format", "json"], environment: environment)
+        let verify = try runCommandLineTool(
+            ["license", "verify", apiKey, "--format", "json"], environment: environment)
         XCTAssertEqual(verify.status, 0, verify.standardError)
         XCTAssertTrue(verify.standardOutput.contains("\"subject\":\"round-trip\""), verify.standardOutput)
         let untrusted = try runCommandLineTool(["license", "verify", apiKey], environment: [:])

@@ -1,6 +1,6 @@
+import TestSupport
 import XCTest
 
-import TestSupport
 @testable import SleepAnalysis
 
 final class ModelProvisionerBundledTests: XCTestCase {
@@ -77,7 +77,8 @@ final class ModelProvisionerBundledTests: XCTestCase {
         XCTAssertEqual(
             try ModelProvisioningMode.resolve(license: withStore, environment: ["SLEEPANALYSIS_MODELS": "bundled"]),
             .bundled)
-        XCTAssertThrowsError(try ModelProvisioningMode.resolve(license: plain, environment: ["SLEEPANALYSIS_MODELS": "x"]))
+        XCTAssertThrowsError(
+            try ModelProvisioningMode.resolve(license: plain, environment: ["SLEEPANALYSIS_MODELS": "x"]))
         XCTAssertThrowsError(
             try ModelProvisioningMode.resolve(license: plain, environment: ["SLEEPANALYSIS_MODEL_STORE": "ftp://x"]))
     }

@@ -1,6 +1,6 @@
+import TestSupport
 import XCTest
 
-import TestSupport
 @testable import SleepAnalysis
 
 final class ModelProvisionerSlimTests: XCTestCase {
@@ -67,7 +67,8 @@ final class ModelProvisionerSlimTests: XCTestCase {
         }
         let partial = try XCTUnwrap(try modelFiles().first { $0.hasSuffix(".partial") })
         let kept = try XCTUnwrap(
-            try FileManager.default.attributesOfItem(atPath: modelsDirectory.appendingPathComponent(partial).path)[.size]
+            try FileManager.default.attributesOfItem(atPath: modelsDirectory.appendingPathComponent(partial).path)[
+                .size]
                 as? NSNumber
         ).intValue
         XCTAssertGreaterThan(kept, 0)
@@ -196,7 +197,8 @@ final class ModelProvisionerSlimTests: XCTestCase {
         try alpha.write(to: store.appendingPathComponent("alpha-v1.bin"))
         try FileManager.default.createDirectory(at: modelsDirectory, withIntermediateDirectories: true)
         let hash = try SHA256Hasher.hex(of: alpha)
-        try alpha.prefix(1_234).write(to: modelsDirectory.appendingPathComponent("alpha-v1.bin.\(hash.prefix(12)).partial"))
+        try alpha.prefix(1_234).write(
+            to: modelsDirectory.appendingPathComponent("alpha-v1.bin.\(hash.prefix(12)).partial"))
         // When provisioning
         let progress = Kit.ProgressRecorder()
         let models = try await provisioner(store).provision(

@@ -1,7 +1,7 @@
 import Foundation
+import TestSupport
 import XCTest
 
-import TestSupport
 @testable import SleepAnalysis
 
 /// Shared set-up for the model provisioning tests: a two-model catalog and deterministic dummy model files.
@@ -15,17 +15,19 @@ enum ModelProvisionerTestKit {
     /// Deterministic bytes of a given size.
     static func bytes(_ count: Int, seed: UInt8) -> Data {
         var state = UInt32(seed) &* 2_654_435_761 &+ 1
-        return Data((0..<count).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return UInt8(truncatingIfNeeded: state >> 24)
-        })
+        return Data(
+            (0..<count).map { _ in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return UInt8(truncatingIfNeeded: state >> 24)
+            })
     }
 
     /// A manifest listing `models` (name → bytes), each at `<name>-v1.bin`.
     static func manifest(_ models: [(name: String, data: Data)], version: String = "1") throws -> Data {
         let entries = try models.map { model in
             ModelManifestEntry(
-                name: model.name, version: version, file: "\(model.name)-v\(version).bin", size: Int64(model.data.count),
+                name: model.name, version: version, file: "\(model.name)-v\(version).bin",
+                size: Int64(model.data.count),
                 sha256: try SHA256Hasher.hex(of: model.data))
         }
         return try JSONEncoder().encode(entries)
