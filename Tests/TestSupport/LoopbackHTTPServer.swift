@@ -41,6 +41,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private var recorded: [Request] = []
     private var bodyBytes = 0
     private var stopped = false
+    private var rangeSupport = true
     private let finished = DispatchSemaphore(value: 0)
     private let deadline: Date
     private let maximumRequests: Int
@@ -102,6 +103,21 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         lock.lock()
         faults[path, default: []].append(contentsOf: Array(repeating: fault, count: times))
         lock.unlock()
+    }
+
+    /// Whether `Range` headers are honoured (default true); when false the whole file is sent with status 200,
+    /// as servers without range support do.
+    public var honoursRange: Bool {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return rangeSupport
+        }
+        set {
+            lock.lock()
+            rangeSupport = newValue
+            lock.unlock()
+        }
     }
 
     /// Every request received so far, in order.
@@ -170,7 +186,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         var start = 0
         var status = "200 OK"
         var extra = ""
-        if let range = request.range, range.hasPrefix("bytes="),
+        if honoursRange, let range = request.range, range.hasPrefix("bytes="),
             let first = Int(range.dropFirst(6).prefix { $0.isNumber })
         {
             guard first < body.count else {

@@ -88,6 +88,22 @@ final class ModelProvisionerSlimTests: XCTestCase {
         XCTAssertEqual(progress.values.last, 1)
     }
 
+    func test_slim_restartsFromZero_whenServerIgnoresRange() async throws {
+        // Given a partial download and a server that answers range requests with the whole file (200)
+        server.inject(.dropAfter(bytes: 50_000), forPath: "/store/alpha-v1.bin")
+        let features = SleepAnalysisFeatures(audioEvents: true)
+        _ = try? await provisioner(storeURL).provision(for: features)
+        server.honoursRange = false
+        // When provisioning again
+        let progress = Kit.ProgressRecorder()
+        let models = try await provisioner(storeURL).provision(for: features, onProgress: progress.callback)
+        // Then the file is rebuilt from the start, correct, and progress still never went down
+        XCTAssertNotNil(server.requests.last?.range)
+        XCTAssertEqual(try Data(contentsOf: try models.url(for: "alpha")), alpha)
+        XCTAssertEqual(progress.values, progress.values.sorted())
+        XCTAssertEqual(progress.values.last, 1)
+    }
+
     func test_slim_reusesDownloads_onLaterStart_withoutNetwork() async throws {
         let features = SleepAnalysisFeatures(sleepStaging: true, audioEvents: true)
         _ = try await provisioner(storeURL).provision(for: features)
