@@ -1,19 +1,25 @@
 // sleepanalysis: the command-line tool. Each command lives in Commands/<Name>Command.swift; list it here.
 import Foundation
 
+/// Commands on the `Command` protocol (usage, errors and exit statuses through `CommandRunner`).
 let commands: [any Command.Type] = [
     SplCommand.self,
     LicenseCommand.self,
 ]
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+/// Commands that return their exit status themselves (not yet on the `Command` protocol). Names starting with
+/// "__" are hidden helpers for the test suite.
+let statusCommands: [(name: String, run: ([String]) throws -> Int32)] = [
+    ("breathing", BreathingCommand.run),
+    (JournalWriterCommand.name, JournalWriterCommand.run),
+]
 
-// Hidden test helper (not listed in the usage): journals batches until killed.
-if arguments.first == JournalWriterCommand.name {
+let arguments = Array(CommandLine.arguments.dropFirst())
+if let name = arguments.first, let command = statusCommands.first(where: { $0.name == name }) {
     do {
-        exit(try JournalWriterCommand.run(Array(arguments.dropFirst())))
+        exit(try command.run(Array(arguments.dropFirst())))
     } catch {
-        FileHandle.standardError.write(Data("sleepanalysis: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("sleepanalysis \(name): \(error)\n".utf8))
         exit(1)
     }
 }
