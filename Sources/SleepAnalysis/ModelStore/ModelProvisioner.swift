@@ -105,6 +105,8 @@ struct ModelProvisioner: Sendable {
         _ needed: [ModelCatalogEntry], from baseURL: URL, onProgress: (@Sendable (Double) -> Void)?
     ) async throws -> ProvisionedModels {
         try StorageLocations.prepare(modelsDirectory)
+        let lock = try await ModelDirectoryLock.acquire(in: modelsDirectory)
+        defer { lock.release() }
         let installed = InstalledModels.load(from: modelsDirectory)
         if let reused = try reuse(needed, installed: installed, baseURL: baseURL) {
             logger.debug("Reusing downloaded models: \(needed.map(\.name)).")

@@ -35,7 +35,8 @@ final class ModelProvisionerSlimTests: XCTestCase {
 
     private func modelFiles() throws -> [String] {
         guard FileManager.default.fileExists(atPath: modelsDirectory.path) else { return [] }
-        return try FileManager.default.contentsOfDirectory(atPath: modelsDirectory.path).sorted()
+        return try FileManager.default.contentsOfDirectory(atPath: modelsDirectory.path)
+            .filter { !$0.hasPrefix(".") }.sorted()
     }
 
     func test_slim_downloadsOnlyNeededModels_withMonotonicProgressEndingAtOne() async throws {
@@ -102,6 +103,20 @@ final class ModelProvisionerSlimTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: try models.url(for: "alpha")), alpha)
         XCTAssertEqual(progress.values, progress.values.sorted())
         XCTAssertEqual(progress.values.last, 1)
+    }
+
+    func test_slim_concurrentProvisioning_downloadsOnce() async throws {
+        // Given two provisioners sharing a data directory, started together
+        let features = SleepAnalysisFeatures(audioEvents: true)
+        let one = provisioner(storeURL)
+        let other = provisioner(storeURL)
+        async let first = one.provision(for: features)
+        async let second = other.provision(for: features)
+        let (a, b) = try await (first, second)
+        // Then both get the intact file, and it was downloaded once (the second waited, then reused it)
+        XCTAssertEqual(try Data(contentsOf: try a.url(for: "alpha")), alpha)
+        XCTAssertEqual(try Data(contentsOf: try b.url(for: "alpha")), alpha)
+        XCTAssertEqual(server.requests.filter { $0.path == "/store/alpha-v1.bin" }.count, 1)
     }
 
     func test_slim_reusesDownloads_onLaterStart_withoutNetwork() async throws {
