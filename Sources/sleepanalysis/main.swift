@@ -5,6 +5,7 @@ import Foundation
 let commands: [any Command.Type] = [
     SplCommand.self,
     LicenseCommand.self,
+    ModelsCommand.self,
 ]
 
 /// Commands that return their exit status themselves (not yet on the `Command` protocol). Names starting with
