@@ -63,6 +63,10 @@ struct ModelProvisioner: Sendable {
         case .bundled:
             return try provisionBundled(needed)
         case .slim(let baseURL):
+            guard !needed.isEmpty else {
+                onProgress?(1)
+                return ProvisionedModels(catalog: catalog, files: [:])
+            }
             guard let baseURL else {
                 throw SleepCycleSdkError.resourceUnavailable(needed.map(\.name).joined(separator: ", "))
             }

@@ -162,6 +162,13 @@ final class ModelProvisionerSlimTests: XCTestCase {
         XCTAssertEqual(try modelFiles(), [])
     }
 
+    func test_slim_needsNothing_forFeaturesWithoutModels() async throws {
+        let models = try await provisioner(nil).provision(for: SleepAnalysisFeatures(multiChannelAnalysis: true))
+        XCTAssertTrue(models.files.isEmpty)
+        _ = try await provisioner(storeURL).provision(for: SleepAnalysisFeatures(multiChannelAnalysis: true))
+        XCTAssertTrue(server.requests.isEmpty)
+    }
+
     func test_slim_throwsResourceUnavailable_withoutBaseURL() async {
         await assertThrowsSdkError({
             try await self.provisioner(nil).provision(for: SleepAnalysisFeatures(audioEvents: true))
