@@ -27,20 +27,16 @@ final class ModelStorePublisherTests: XCTestCase {
         XCTAssertEqual(output.status, 0, output.standardError)
         XCTAssertEqual(output.standardOutput.split(separator: "\n").count, 2)
         XCTAssertTrue(FileManager.default.fileExists(atPath: store.appendingPathComponent("events-7.bin").path))
-        // When a licence pointing at it is used to start the platform
-        let keys = try LicenseIssuer.generateKeyPair()
-        let apiKey = try LicenseIssuer.issue(
-            features: .all, expires: Date().addingTimeInterval(600), subject: "publish", modelStore: store,
-            privateKey: keys.privateKey)
-        let session = try await PlatformSession.start(
-            logLevel: .noLog, logger: nil, apiKey: apiKey, forceTokenRefresh: false, telemetry: TelemetryConfig(),
-            onDownloadProgress: nil, storageDirectory: directory.url.appendingPathComponent("sdk"),
-            trustedIssuerKeys: [keys.publicKeyBase64], environment: [:])
+        // When slim provisioning uses it as a file:// store
+        let provisioner = ModelProvisioner(
+            mode: .slim(baseURL: store), modelsDirectory: directory.url.appendingPathComponent("data/models"),
+            bundledModelsDirectory: nil)
+        let models = try await provisioner.provision(for: .all)
         // Then both models are downloaded, byte for byte
         XCTAssertEqual(
-            try Data(contentsOf: try session.models.url(for: "staging")),
+            try Data(contentsOf: try models.url(for: "staging")),
             try Data(contentsOf: directory.url.appendingPathComponent("Models/staging.json")))
-        XCTAssertEqual(try session.models.url(for: "events").lastPathComponent, "events-7.bin")
+        XCTAssertEqual(try models.url(for: "events").lastPathComponent, "events-7.bin")
     }
 
     func test_publish_throwsModelUnavailable_whenSourceLacksAModel() throws {
