@@ -9,6 +9,8 @@ let commands: [any Command.Type] = [
     FeaturesCommandEntry.self,
     HistoryCommand.self,
     ExportCommand.self,
+    LicenseCommand.self,
+    ModelsCommand.self,
 ]
 
 /// Internal commands for the project's own tests (names start with "__"): they run when named, but the command
