@@ -108,3 +108,40 @@ final class SleepStagerTests: XCTestCase {
         XCTAssertGreaterThan(whole[100..<200].filter { $0.stage != .awake }.count, 70)
     }
 }
+
+final class StagingEngineTests: XCTestCase {
+    func test_engine_stages_every_epoch_of_a_replayed_accelerometer_and_heart_rate_night() throws {
+        // Given: 20 minutes at 10 Hz: restless for 5 minutes, then still; heart rate every 5 s.
+        let start = SyntheticNight.start
+        let model = try StagingModel.bundled()
+        var engine = try StagingEngine(model: model, sessionId: UUID(), sessionStart: start, accelerometerSampleRate: 10)
+        var realTime: [SleepStagePrediction] = []
+        var movements: [Event] = []
+
+        // When: one second of data at a time, advancing the engine's clock with the data.
+        for second in 0..<1200 {
+            let samples = (0..<10).map { index -> AccelerometerSample in
+                let t = Double(second) + Double(index) / 10
+                let motion = second < 300 && second % 20 < 6 ? 0.3 * sin(2 * Double.pi * 1.2 * t) : 0
+                return AccelerometerSample(timestamp: start.addingTimeInterval(t), x: motion, y: 0, z: 1)
+            }
+            movements += engine.ingest(.accelerometer(samples))
+            if second % 5 == 0 {
+                let bpm = second < 300 ? 75.0 : 58
+                _ = engine.ingest(.heartRate([HeartRateSample(timestamp: start.addingTimeInterval(Double(second)), bpm: bpm)]))
+            }
+            realTime += engine.advance(to: start.addingTimeInterval(Double(second + 1)))
+        }
+        let end = engine.finish()
+
+        // Then: 40 epochs, each staged once in real time and once for the whole night; movements seen.
+        XCTAssertEqual(realTime.count + end.realTime.count, 40)
+        XCTAssertEqual(end.night.predictions.count, 40)
+        XCTAssertEqual(end.night.realTimePredictions, realTime + end.realTime)
+        XCTAssertFalse((movements + end.movements).isEmpty)
+        XCTAssertTrue((movements + end.movements).allSatisfy { $0.source == .accelerometer && $0.type == .movement })
+        let stats = end.night.statistics(session: DateInterval(start: start, duration: 1200))
+        XCTAssertEqual(stats.timeInBed, 1200)
+        XCTAssertEqual(stats.sleepStageDurations?.values.reduce(0, +), 1200)
+    }
+}
