@@ -1,5 +1,136 @@
+// sleepanalysis-bench: the audio front end's throughput (multiple of real time) and peak memory on a long night.
+//
+// swift run -c release sleepanalysis-bench [--hours 8] [--rates 16000,44100] [--format wav|flac]
+//                                          [--input FILE] [--dir /tmp] [--regenerate]
 import Foundation
-import SleepAnalysis
+@_spi(Benchmark) import SleepAnalysis
 
-FileHandle.standardError.write(Data("usage: sleepanalysis-bench [--hours N]\n".utf8))
-exit(64)
+struct Options {
+    var hours = 8.0
+    var rates = [16_000]
+    var format = SyntheticNight.Format.wav
+    var input: URL?
+    var directory = URL(fileURLWithPath: "/tmp")
+    var regenerate = false
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("sleepanalysis-bench: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("""
+        usage: sleepanalysis-bench [--hours N] [--rates R1,R2] [--format wav|flac] [--input FILE] [--dir DIR] \
+        [--regenerate]
+
+        """.utf8))
+    exit(64)
+}
+
+func parseOptions(_ arguments: [String]) -> Options {
+    var options = Options()
+    var rest = arguments[...]
+    while let name = rest.popFirst() {
+        if name == "--regenerate" {
+            options.regenerate = true
+            continue
+        }
+        guard let value = rest.popFirst() else { fail("\(name) needs a value") }
+        switch name {
+        case "--hours":
+            guard let hours = Double(value), hours > 0 else { fail("--hours: positive number expected") }
+            options.hours = hours
+        case "--rates":
+            let rates = value.split(separator: ",").compactMap { Int($0) }
+            guard !rates.isEmpty, rates.allSatisfy({ $0 >= 8_000 }) else { fail("--rates: rates ≥ 8000 expected") }
+            options.rates = rates
+        case "--format":
+            guard let format = SyntheticNight.Format(rawValue: value) else { fail("--format: wav or flac") }
+            options.format = format
+        case "--input": options.input = URL(fileURLWithPath: value)
+        case "--dir": options.directory = URL(fileURLWithPath: value)
+        default: fail("unknown option \(name)")
+        }
+    }
+    return options
+}
+
+/// Peak resident memory of this process (VmHWM from /proc/self/status), in MiB.
+func peakMemoryMiB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return .nan }
+    let kib = line.split(separator: " ").compactMap { Double($0) }.first ?? .nan
+    return kib / 1024
+}
+
+func timed<T>(_ work: () throws -> T) rethrows -> (T, Double) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let value = try work()
+    return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+}
+
+struct Row: Codable {
+    var file: String
+    var inputSampleRate: Double
+    var audioHours: Double
+    var stage: String
+    var seconds: Double
+    var realTimeFactor: Double
+}
+
+let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
+var files: [URL] = []
+if let input = options.input {
+    files = [input]
+} else {
+    for rate in options.rates {
+        let name = String(format: "sleepanalysis-bench-%gh-%d.%@", options.hours, rate, options.format.rawValue)
+        let url = options.directory.appendingPathComponent(name)
+        if options.regenerate || !FileManager.default.fileExists(atPath: url.path) {
+            FileHandle.standardError.write(Data("writing \(url.path)…\n".utf8))
+            do {
+                let (_, seconds) = try timed {
+                    try SyntheticNight.write(
+                        to: url, duration: options.hours * 3600, sampleRate: rate, format: options.format)
+                }
+                FileHandle.standardError.write(Data(String(format: "  written in %.1f s\n", seconds).utf8))
+            } catch {
+                fail("cannot write \(url.path): \(error)")
+            }
+        }
+        files.append(url)
+    }
+}
+
+var rows: [Row] = []
+for file in files {
+    for stage in FrontEndRun.Stages.allCases {
+        do {
+            let (summary, seconds) = try timed { try FrontEndRun.run(file: file, stages: stage) }
+            rows.append(Row(
+                file: file.lastPathComponent, inputSampleRate: summary.inputSampleRate,
+                audioHours: summary.audioDuration / 3600, stage: stage.rawValue, seconds: seconds,
+                realTimeFactor: summary.audioDuration / seconds))
+        } catch {
+            fail("\(file.path): \(error)")
+        }
+    }
+}
+
+let peak = peakMemoryMiB()
+print("stage      input Hz   audio h   seconds   × real time")
+for row in rows {
+    print(String(
+        format: "%-9@ %9.0f %9.2f %9.2f %13.0f", row.stage, row.inputSampleRate, row.audioHours, row.seconds,
+        row.realTimeFactor))
+}
+print(String(format: "peak memory (VmHWM): %.1f MiB", peak))
+
+struct Report: Codable {
+    var benchmark = "front-end"
+    var rows: [Row]
+    var peakMemoryMiB: Double
+}
+let encoder = JSONEncoder()
+encoder.outputFormatting = [.sortedKeys]
+if let json = try? encoder.encode(Report(rows: rows, peakMemoryMiB: peak)) {
+    print(String(decoding: json, as: UTF8.self))
+}

@@ -20,12 +20,16 @@ final class AudioFileReader {
 
     /// Opens `url` for reading.
     ///
-    /// - Throws: `SleepCycleSdkError.invalidInput` when the file is missing, unreadable, of an unknown format or
-    ///   has no samples or a zero sample rate (`sf_open` does the work).
+    /// - Throws: `SleepCycleSdkError.invalidInput` when the file is missing, unreadable, of an unknown format,
+    ///   a truncated WAVE file, or has no samples or a zero sample rate (`sf_open` does the work).
     init(url: URL) throws {
         self.url = url
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw SleepCycleSdkError.invalidInput("\(url.path): no such file")
+        }
+        if let cut = WAVTruncationCheck.truncation(of: url) {
+            throw SleepCycleSdkError.invalidInput(
+                "\(url.path): truncated: the header announces \(cut.declaredBytes) bytes of audio, \(cut.presentBytes) are present")
         }
         var info = SF_INFO()
         guard let handle = sf_open(url.path, Int32(SFM_READ), &info) else {

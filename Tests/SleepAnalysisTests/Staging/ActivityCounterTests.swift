@@ -100,29 +100,4 @@ final class ActivityCounterTests: XCTestCase {
         XCTAssertLessThanOrEqual(event.interval.end.timeIntervalSince(start), 40)
         XCTAssertGreaterThanOrEqual(event.probability, 0.5)
     }
-
-    func test_epochAssembler_summarises_heart_rate_and_prefers_device_counts() throws {
-        // Given
-        var assembler = try EpochAssembler(sessionStart: start, accelerometerSampleRate: 50)
-        assembler.add(heartRate: [
-            HeartRateSample(timestamp: start.addingTimeInterval(5), bpm: 60),
-            HeartRateSample(timestamp: start.addingTimeInterval(20), bpm: 64),
-            HeartRateSample(timestamp: start.addingTimeInterval(45), bpm: 70),
-        ])
-        assembler.add(activityCounts: [ActivityCountSample(timestamp: start.addingTimeInterval(30), activityCount: 12)])
-        assembler.add(accelerometer: samples(seconds: 60, rate: 50, amplitude: 0.05))
-
-        // When
-        let first = assembler.closeEpochs(through: start.addingTimeInterval(59))
-        let second = assembler.closeEpochs(through: start.addingTimeInterval(60))
-
-        // Then
-        XCTAssertEqual(first.count, 1)
-        XCTAssertEqual(first[0].heartRate?.meanBpm, 62)
-        XCTAssertEqual(first[0].heartRate?.sampleCount, 2)
-        XCTAssertGreaterThan(first[0].activityCount ?? 0, 0)
-        XCTAssertEqual(second.count, 1)
-        XCTAssertEqual(second[0].activityCount, 12)
-        XCTAssertEqual(second[0].heartRate?.meanBpm, 70)
-    }
 }

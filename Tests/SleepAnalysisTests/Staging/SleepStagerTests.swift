@@ -1,5 +1,5 @@
 import Foundation
-import SleepAnalysis
+@testable import SleepAnalysis
 import XCTest
 
 final class SleepStagerTests: XCTestCase {
@@ -109,39 +109,63 @@ final class SleepStagerTests: XCTestCase {
     }
 }
 
-final class StagingEngineTests: XCTestCase {
-    func test_engine_stages_every_epoch_of_a_replayed_accelerometer_and_heart_rate_night() throws {
+final class StagingPipelineAdapterTests: XCTestCase {
+    func test_adapters_stage_every_epoch_of_a_replayed_accelerometer_and_heart_rate_night() throws {
         // Given: 20 minutes at 10 Hz: restless for 5 minutes, then still; heart rate every 5 s.
         let start = SyntheticNight.start
-        let model = try StagingModel.bundled()
-        var engine = try StagingEngine(model: model, sessionId: UUID(), sessionStart: start, accelerometerSampleRate: 10)
+        let motion = try AccelerometerMotionEngine(sessionId: UUID(), sessionStart: start, sampleRate: 10)
+        let staging = PipelineSleepStager(model: try StagingModel.bundled(), sessionStart: start)
         var realTime: [SleepStagePrediction] = []
         var movements: [Event] = []
+        var heartRates: [Double] = []
 
-        // When: one second of data at a time, advancing the engine's clock with the data.
+        // When: one second of data at a time; each epoch is staged as it closes.
         for second in 0..<1200 {
             let samples = (0..<10).map { index -> AccelerometerSample in
                 let t = Double(second) + Double(index) / 10
-                let motion = second < 300 && second % 20 < 6 ? 0.3 * sin(2 * Double.pi * 1.2 * t) : 0
-                return AccelerometerSample(timestamp: start.addingTimeInterval(t), x: motion, y: 0, z: 1)
+                let wobble = second < 300 && second % 20 < 6 ? 0.3 * sin(2 * Double.pi * 1.2 * t) : 0
+                return AccelerometerSample(timestamp: start.addingTimeInterval(t), x: wobble, y: 0, z: 1)
             }
-            movements += engine.ingest(.accelerometer(samples))
-            if second % 5 == 0 {
-                let bpm = second < 300 ? 75.0 : 58
-                _ = engine.ingest(.heartRate([HeartRateSample(timestamp: start.addingTimeInterval(Double(second)), bpm: bpm)]))
+            movements += motion.process(samples)
+            if second % 5 == 0 { heartRates.append(second < 300 ? 75 : 58) }
+            if (second + 1) % 30 == 0 {
+                let interval = DateInterval(start: start.addingTimeInterval(Double(second - 29)), duration: 30)
+                var observation = EpochObservation(interval: interval)
+                observation.activity = motion.activity(in: interval)
+                observation.heartRates = heartRates
+                heartRates = []
+                XCTAssertNotNil(observation.activity)
+                realTime.append(staging.addEpoch(observation))
             }
-            realTime += engine.advance(to: start.addingTimeInterval(Double(second + 1)))
         }
-        let end = engine.finish()
+        movements += motion.finish()
+        let whole = staging.wholeNight()
 
-        // Then: 40 epochs, each staged once in real time and once for the whole night; movements seen.
-        XCTAssertEqual(realTime.count + end.realTime.count, 40)
-        XCTAssertEqual(end.night.predictions.count, 40)
-        XCTAssertEqual(end.night.realTimePredictions, realTime + end.realTime)
-        XCTAssertFalse((movements + end.movements).isEmpty)
-        XCTAssertTrue((movements + end.movements).allSatisfy { $0.source == .accelerometer && $0.type == .movement })
-        let stats = end.night.statistics(session: DateInterval(start: start, duration: 1200))
-        XCTAssertEqual(stats.timeInBed, 1200)
-        XCTAssertEqual(stats.sleepStageDurations?.values.reduce(0, +), 1200)
+        // Then: 40 epochs staged in real time and for the whole night; movements seen in the restless part.
+        XCTAssertEqual(realTime.count, 40)
+        XCTAssertEqual(whole.count, 40)
+        XCTAssertEqual(whole.map(\.interval.start), realTime.map(\.interval.start))
+        XCTAssertFalse(movements.isEmpty)
+        XCTAssertTrue(movements.allSatisfy { $0.source == .accelerometer && $0.interval.start < start + 310 })
+    }
+
+    func test_epochFeatures_from_an_observation_carry_audio_cues_only_with_audio() {
+        // Given
+        var observation = EpochObservation(interval: DateInterval(start: SyntheticNight.start, duration: 30))
+        observation.heartRates = [60, 62]
+        observation.snoringSeconds = 12
+        observation.movementEventCount = 2
+
+        // When
+        let silent = EpochFeatures(observation: observation)
+        observation.meanDbSpl = 33
+        let heard = EpochFeatures(observation: observation)
+
+        // Then
+        XCTAssertNil(silent.audio)
+        XCTAssertEqual(silent.heartRate?.meanBpm, 61)
+        XCTAssertEqual(heard.audio?.snoringFraction, 0.4)
+        XCTAssertEqual(heard.audio?.movementSoundCount, 2)
+        XCTAssertEqual(heard.audio?.meanDbA, 33)
     }
 }

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Reads a text file one line at a time through `getline`, so memory is one line whatever the file's length.
+///
+/// Strips the line terminator (`\n` or `\r\n`) and a leading UTF-8 byte-order mark. Not thread-safe: use it from
+/// one thread.
+final class CSVLineReader {
+    /// The file's path, for messages.
+    let path: String
+    /// The 1-based number of the line last returned (0 before the first).
+    private(set) var lineNumber = 0
+
+    private let file: UnsafeMutablePointer<FILE>
+    private var buffer: UnsafeMutablePointer<CChar>?
+    private var capacity = 0
+
+    /// Opens `url` for reading.
+    ///
+    /// - Throws: `CSVError` `.missingFile` or `.unreadable` (a directory, no permission).
+    init(url: URL) throws(CSVError) {
+        path = url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CSVError(path: path, line: 0, reason: .missingFile)
+        }
+        guard !isDirectory.boolValue else {
+            throw CSVError(path: path, line: 0, reason: .unreadable("it is a directory"))
+        }
+        guard let file = fopen(path, "rb") else {
+            throw CSVError(path: path, line: 0, reason: .unreadable(String(cString: strerror(errno))))
+        }
+        self.file = file
+    }
+
+    deinit {
+        free(buffer)
+        fclose(file)
+    }
+
+    /// Returns the next line without its terminator, or nil at the end of the file.
+    ///
+    /// - Throws: `CSVError` `.unreadable` on an I/O error, `.malformedRow` when the line is not UTF-8.
+    func nextLine() throws(CSVError) -> String? {
+        let length = getline(&buffer, &capacity, file)
+        if length < 0 {
+            if ferror(file) != 0 {
+                throw CSVError(path: path, line: lineNumber + 1, reason: .unreadable(String(cString: strerror(errno))))
+            }
+            return nil
+        }
+        lineNumber += 1
+        guard let buffer else { return "" }
+        var count = length
+        while count > 0, buffer[count - 1] == 0x0A || buffer[count - 1] == 0x0D { count -= 1 }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: count).bindMemory(to: UInt8.self)
+        guard var line = String(validating: bytes, as: UTF8.self) else {
+            throw CSVError(path: path, line: lineNumber, reason: .malformedRow("not UTF-8 text"))
+        }
+        if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line.removeFirst() }
+        return line
+    }
+}
