@@ -31,29 +31,6 @@ enum BreathingCommandEntry: Command {
     }
 }
 
-/// `evaluate events|staging|stereo`: the accuracy of the shipped models on labelled data.
-enum EvaluateCommandEntry: Command {
-    static let name = "evaluate"
-    static let summary = "accuracy of the shipped models on labelled data (events, staging, stereo)"
-
-    static func run(_ arguments: [String]) async throws {
-        switch arguments.first {
-        case "events": try EvaluateCommand.run(arguments)
-        default:
-            throw CommandLineError.usage(
-                "evaluate what? events", usage: "usage: sleepanalysis evaluate events|staging|stereo [options]\n")
-        }
-    }
-}
-
-/// `features`: exports the front end's features for training.
-enum FeaturesCommandEntry: Command {
-    static let name = "features"
-    static let summary = "export front-end features of audio files (for the training tools)"
-
-    static func run(_ arguments: [String]) async throws { try FeaturesCommand.run(arguments) }
-}
-
 let arguments = Array(CommandLine.arguments.dropFirst())
 let isHidden = hiddenCommands.contains { $0.name == arguments.first }
 exit(await CommandRunner.run(arguments, commands: isHidden ? commands + hiddenCommands : commands))
