@@ -14,12 +14,15 @@ final class AudioFileWriter {
         case wavFloat
         /// FLAC, 16-bit.
         case flac16
+        /// Ogg Vorbis (lossy).
+        case oggVorbis
 
         var libsndfileFormat: Int32 {
             switch self {
             case .wav16: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
             case .wavFloat: Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
             case .flac16: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
+            case .oggVorbis: Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
             }
         }
     }

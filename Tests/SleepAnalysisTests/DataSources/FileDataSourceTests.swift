@@ -61,6 +61,21 @@ final class FileDataSourceTests: XCTestCase {
         }
     }
 
+    func test_fileSource_replaysOggVorbis_withExactFrameCount() async throws {
+        let files = try DataSourceTestFiles()
+        let frames = 44_100 + 1_234
+        let written = try files.audio(
+            "a.ogg", sampleRate: 44_100, channelCount: 2, frames: frames, format: .oggVorbis)
+        let source = FileDataSource(audio: written.url, accelerometer: nil, startTime: start)
+
+        let sink = try await replay(source)
+
+        XCTAssertEqual(source.channelCount, 2)
+        XCTAssertEqual(sink.audioChunks.map(\.firstFrameIndex), [0, 22_050, 44_100])
+        XCTAssertEqual(sink.audioChunks.reduce(0) { $0 + $1.frameCount }, frames)
+        XCTAssertNil(sink.finishCalls.first ?? nil)
+    }
+
     // MARK: - Pace
 
     func test_fileSource_speed50_takesExpectedTime_andMatchesFastReplay() async throws {
