@@ -4,9 +4,11 @@ import Foundation
 ///
 /// Restoring it (`SmartAlarmEngine(restoring:)`) continues exactly where the alarm was: an alarm that
 /// fired stays fired, an armed one stays armed and can still fire, a cancelled one stays silent.
-struct SmartAlarmState: Sendable, Hashable, Codable {
+/// SPI so that the journal's public record (`JournalSession`) can hold it; its JSON keys are stable.
+@_spi(Internal)
+public struct SmartAlarmState: Sendable, Hashable, Codable {
     /// Where the alarm is in its life cycle.
-    enum Phase: String, Sendable, Hashable, Codable {
+    public enum Phase: String, Sendable, Hashable, Codable {
         /// No alarm is configured (never set, or cancelled).
         case disarmed
         /// Set and waiting: it fires once, inside its window or at its end.
@@ -16,23 +18,55 @@ struct SmartAlarmState: Sendable, Hashable, Codable {
     }
 
     /// The session the alarm belongs to.
-    var sessionId: UUID
+    public var sessionId: UUID
     /// The current configuration (nil when disarmed).
-    var configuration: SmartAlarmConfig?
+    public var configuration: SmartAlarmConfig?
     /// The life-cycle phase.
-    var phase: Phase
+    public var phase: Phase
     /// When the current configuration was armed.
-    var armedAt: Date?
+    public var armedAt: Date?
     /// When it fired, once it has.
-    var firedAt: Date?
+    public var firedAt: Date?
     /// Why it fired, once it has.
-    var firedReason: SmartAlarmTriggerReason?
+    public var firedReason: SmartAlarmTriggerReason?
+
+    /// Creates a snapshot.
+    ///
+    /// - Parameters:
+    ///   - sessionId: The session.
+    ///   - configuration: The wake-up window, nil when disarmed.
+    ///   - phase: The life-cycle phase.
+    ///   - armedAt: When the configuration was armed.
+    ///   - firedAt: When it fired.
+    ///   - firedReason: Why it fired.
+    public init(
+        sessionId: UUID, configuration: SmartAlarmConfig?, phase: Phase, armedAt: Date? = nil, firedAt: Date? = nil,
+        firedReason: SmartAlarmTriggerReason? = nil
+    ) {
+        self.sessionId = sessionId
+        self.configuration = configuration
+        self.phase = phase
+        self.armedAt = armedAt
+        self.firedAt = firedAt
+        self.firedReason = firedReason
+    }
 
     /// A disarmed alarm for a session.
     ///
     /// - Parameter sessionId: The session.
     /// - Returns: A state with no configuration.
-    static func disarmed(sessionId: UUID) -> SmartAlarmState {
+    public static func disarmed(sessionId: UUID) -> SmartAlarmState {
         SmartAlarmState(sessionId: sessionId, configuration: nil, phase: .disarmed)
+    }
+
+    /// The state of a journal that kept only the configuration (no snapshot): armed when there is one.
+    ///
+    /// - Parameters:
+    ///   - sessionId: The session.
+    ///   - configuration: The journaled configuration.
+    /// - Returns: Armed with the configuration, or disarmed without one.
+    public static func pending(sessionId: UUID, configuration: SmartAlarmConfig?) -> SmartAlarmState {
+        guard let configuration else { return .disarmed(sessionId: sessionId) }
+        return SmartAlarmState(sessionId: sessionId, configuration: configuration, phase: .armed)
     }
 }

@@ -5,9 +5,13 @@ import Foundation
 /// journals numbered batches into a session as fast as it can, resuming from the session's checkpoint, until
 /// it is killed or `--max-seconds` pass. The crash-safety test kills it with SIGKILL and checks that the
 /// journal holds whole batches only.
-enum JournalWriterCommand {
-    /// The hidden subcommand's name.
+enum JournalWriterCommand: Command {
     static let name = "__journal-writer"
+    static let summary = "(internal) journal numbered batches until killed, for the crash-safety test"
+    static let specification = ArgumentSpecification(
+        options: ["session", "batch-size", "max-seconds"],
+        positionals: ["DB"],
+        usage: "usage: sleepanalysis __journal-writer DB --session UUID [--batch-size N] [--max-seconds S]\n")
 
     /// The kind of the records it writes.
     static let recordKind = "writerItem"
@@ -22,33 +26,17 @@ enum JournalWriterCommand {
         var padding: String
     }
 
-    /// Runs the command.
-    ///
-    /// - Parameter arguments: The arguments after the subcommand's name.
-    /// - Returns: The exit status.
-    /// - Throws: `SleepCycleSdkError` on bad arguments or storage failures.
-    static func run(_ arguments: [String]) throws -> Int32 {
-        var positional: [String] = []
-        var options: [String: String] = [:]
-        var iterator = arguments.makeIterator()
-        while let argument = iterator.next() {
-            if argument.hasPrefix("--") {
-                guard let value = iterator.next() else {
-                    throw SleepCycleSdkError.invalidConfiguration("\(argument) needs a value")
-                }
-                options[String(argument.dropFirst(2))] = value
-            } else {
-                positional.append(argument)
-            }
+    static func run(_ arguments: [String]) async throws {
+        let parsed = try ArgumentParser.parse(arguments, specification)
+        guard let sessionId = parsed.option("session").flatMap(UUID.init(uuidString:)) else {
+            throw CommandLineError.usage("--session needs a UUID", usage: specification.usage)
         }
-        guard positional.count == 1, let sessionText = options["session"], let sessionId = UUID(uuidString: sessionText)
-        else {
-            throw SleepCycleSdkError.invalidConfiguration(
-                "usage: sleepanalysis \(name) DB --session UUID [--batch-size N] [--max-seconds S]")
+        let batchSize = try parsed.option("batch-size", as: Int.self) ?? 8
+        let maxSeconds = try parsed.option("max-seconds", as: Double.self) ?? 30
+        guard batchSize > 0, maxSeconds > 0 else {
+            throw CommandLineError.usage("--batch-size and --max-seconds must be positive", usage: specification.usage)
         }
-        let batchSize = Int(options["batch-size"] ?? "") ?? 8
-        let maxSeconds = Double(options["max-seconds"] ?? "") ?? 30
-        let journal = try SessionJournal(databaseURL: URL(fileURLWithPath: positional[0]))
+        let journal = try SessionJournal(databaseURL: URL(fileURLWithPath: parsed.positionals[0]))
         let origin = Date(timeIntervalSince1970: 1_800_000_000)
         if try journal.session(sessionId) == nil {
             try journal.beginSession(
@@ -69,6 +57,5 @@ enum JournalWriterCommand {
             try journal.appendBatch(entries, sessionId: sessionId, checkpoint: checkpoint)
             batch += 1
         }
-        return 0
     }
 }

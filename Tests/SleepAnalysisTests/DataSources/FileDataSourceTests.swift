@@ -44,7 +44,7 @@ final class FileDataSourceTests: XCTestCase {
         for (index, item) in cases.enumerated() {
             let frames = item.rate * 13 / 10 + 7  // 1.3 s plus a few frames: a short last chunk
             let written = try files.audio(
-                "a\(index).\(item.format == .flac16 ? "flac" : "wav")",
+                "a\(index).\(item.format.fileExtension)",
                 sampleRate: item.rate, channelCount: item.channels, frames: frames,
                 format: item.format)
             let source = FileDataSource(audio: written.url, accelerometer: nil, startTime: start)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SleepAnalysis
 
 /// A fresh temporary directory, removed when the test ends.
@@ -30,10 +31,10 @@ func assertStorageFailure<T>(
 /// The `sleepanalysis` executable built beside the test bundle, or a skip when it was not built.
 func builtCommandLineTool() throws -> URL {
     #if os(Linux)
-    let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let products = testBinary.deletingLastPathComponent()
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let products = testBinary.deletingLastPathComponent()
     #else
-    let products = Bundle(for: SessionJournalCrashTests.self).bundleURL.deletingLastPathComponent()
+        let products = Bundle(for: SessionJournalCrashTests.self).bundleURL.deletingLastPathComponent()
     #endif
     let tool = products.appendingPathComponent("sleepanalysis")
     guard FileManager.default.isExecutableFile(atPath: tool.path) else {
@@ -53,9 +54,9 @@ struct ToolOutput {
 }
 
 /// Runs the command-line tool to completion (bounded by `timeout`), capturing its output.
-func runCommandLineTool(_ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 20)
-    throws -> ToolOutput
-{
+func runCommandLineTool(
+    _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 20
+) throws -> ToolOutput {
     let process = Process()
     process.executableURL = try builtCommandLineTool()
     process.arguments = arguments

@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internal) @testable import SleepAnalysis
 
 final class SQLiteDatabaseTests: XCTestCase {
@@ -13,7 +14,8 @@ final class SQLiteDatabaseTests: XCTestCase {
             try $0.execute(
                 "INSERT INTO t VALUES (?, ?, ?, ?, ?)",
                 [.integer(Int64.min), .real(-0.125), .text("naïve 睡眠"), .blob(blob), .null])
-            try $0.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", [.integer(1), .real(1), .text(""), .blob(Data()), .null])
+            try $0.execute(
+                "INSERT INTO t VALUES (?, ?, ?, ?, ?)", [.integer(1), .real(1), .text(""), .blob(Data()), .null])
         }
         let rows = try database.read { try $0.query("SELECT i, r, s, b, n FROM t ORDER BY rowid") }
         // Then each has its type and value
@@ -50,6 +52,17 @@ final class SQLiteDatabaseTests: XCTestCase {
         let synchronous = try database.read { try $0.query("PRAGMA synchronous")[0].int64(0) }
         XCTAssertEqual(mode, "wal")
         XCTAssertEqual(synchronous, 1, "synchronous=NORMAL")
+    }
+
+    func test_new_database_files_are_private_to_their_owner() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let store = try SessionStore(directory: directory)
+        try store.save(SessionStoreFixtures.night(startingHoursAfter: 1))
+        for suffix in ["", "-wal", "-shm"] {
+            let path = directory.appendingPathComponent(SessionStore.fileName + suffix).path
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600, path)
+        }
     }
 
     func test_badSQL_and_wrong_parameter_count_give_storageFailure() throws {
@@ -96,5 +109,50 @@ final class SQLiteDatabaseTests: XCTestCase {
         try second.migrate(database)
         let version = try database.read { try $0.query("SELECT version FROM schema_version")[0].int64(0) }
         XCTAssertEqual(version, 2)
+    }
+
+    func test_corruptPages_in_a_valid_journal_give_storageFailure_on_read() throws {
+        // Given a journal with records, closed so that its WAL is checkpointed into the file
+        let directory = try makeTemporaryDirectory(self)
+        let url = directory.appendingPathComponent("journal.sqlite")
+        let sessionId = UUID()
+        do {
+            let journal = try SessionJournal(databaseURL: url)
+            let start = Date(timeIntervalSince1970: 0)
+            try journal.beginSession(
+                JournalSession(
+                    sessionId: sessionId, channel: .primary, config: SleepAnalysisConfig(), smartAlarmConfig: nil,
+                    startTime: start, timeZoneIdentifier: "UTC", enabledFeatures: [], sourceDescription: "test",
+                    sourceStartTime: start))
+            let entries = try (0..<200).map {
+                try JournalEntry(String(repeating: "z", count: 400), kind: "k", time: start + Double($0))
+            }
+            try journal.appendBatch(entries, sessionId: sessionId)
+        }
+        // When every page after the schema pages is overwritten with garbage
+        let handle = try FileHandle(forUpdating: url)
+        let size = try handle.seekToEnd()
+        XCTAssertGreaterThan(size, 16_384)
+        try handle.seek(toOffset: 12_288)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: Int(size) - 12_288))
+        try handle.close()
+        // Then opening or reading fails with a storage failure, not a crash
+        do {
+            let journal = try SessionJournal(databaseURL: url)
+            assertStorageFailure(try journal.records(of: String.self, kind: "k", sessionId: sessionId))
+        } catch SleepCycleSdkError.storageFailure {
+            // Opening may already notice the damage.
+        }
+        // And opening with recovery sets the damaged file aside and starts empty
+        let recovered = try SessionJournal.openRecovering(databaseURL: url)
+        XCTAssertNotNil(recovered.quarantined)
+        XCTAssertEqual(try recovered.journal.activeSessions(), [])
+    }
+
+    func test_open_in_an_unwritable_place_gives_storageFailure() throws {
+        let file = try makeTemporaryDirectory(self).appendingPathComponent("plain-file")
+        try Data("x".utf8).write(to: file)
+        let message = assertStorageFailure(try SessionStore(directory: file.appendingPathComponent("store")))
+        XCTAssertTrue(message?.contains("plain-file") ?? false, message ?? "")
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internal) @testable import SleepAnalysis
 
 /// Kills a process that is writing the journal with SIGKILL and checks what survives.

@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internal) @testable import SleepAnalysis
 
 final class SessionJournalTests: XCTestCase {
@@ -40,8 +41,9 @@ final class SessionJournalTests: XCTestCase {
 
         // Then everything comes back, in order
         XCTAssertEqual(try reopened.activeSessions(), [session])
-        XCTAssertEqual(try reopened.records(of: Event.self, kind: JournalKind.event, sessionId: session.sessionId), events)
-        let rates = try reopened.records(of: BreathingRate.self, kind: JournalKind.breathingRate, sessionId: session.sessionId)
+        let id = session.sessionId
+        XCTAssertEqual(try reopened.records(of: Event.self, kind: JournalKind.event, sessionId: id), events)
+        let rates = try reopened.records(of: BreathingRate.self, kind: JournalKind.breathingRate, sessionId: id)
         XCTAssertEqual(rates.count, 1)
         XCTAssertTrue(rates[0].bpm.isNaN, "non-finite numbers survive")
         XCTAssertEqual(
@@ -61,14 +63,16 @@ final class SessionJournalTests: XCTestCase {
         for epoch in 0..<5 {
             let end = origin + Double(epoch + 1) * 30
             let entries = [
-                try JournalEntry([Float](repeating: Float(epoch), count: 4), kind: JournalKind.epochFeatures, time: end),
+                try JournalEntry(
+                    [Float](repeating: Float(epoch), count: 4), kind: JournalKind.epochFeatures, time: end),
                 try JournalEntry.snapshot("alarm-state-\(epoch)", kind: JournalKind.alarmState, time: end),
             ]
             try journal.appendBatch(
                 entries, sessionId: session.sessionId,
                 checkpoint: JournalCheckpoint(processedUntil: end, sampleIndex: Int64(epoch + 1) * 480_000))
         }
-        let features = try journal.records(of: [Float].self, kind: JournalKind.epochFeatures, sessionId: session.sessionId)
+        let features = try journal.records(
+            of: [Float].self, kind: JournalKind.epochFeatures, sessionId: session.sessionId)
         XCTAssertEqual(features.map { $0[0] }, [0, 1, 2, 3, 4])
         XCTAssertEqual(try journal.recordCount(kind: JournalKind.alarmState, sessionId: session.sessionId), 1)
         XCTAssertEqual(
@@ -84,11 +88,11 @@ final class SessionJournalTests: XCTestCase {
         try journal.beginSession(session)
         let reader = try SessionJournal(databaseURL: url)
         let batchSize = 16
+        let batches = try (0..<150).map { batch in
+            try (0..<batchSize).map { try JournalEntry([batch, $0], kind: "item", time: Date()) }
+        }
         let writer = Thread {
-            for batch in 0..<150 {
-                let entries = (0..<batchSize).map {
-                    try! JournalEntry([batch, $0], kind: "item", time: Date())  // swiftlint:disable:this force_try
-                }
+            for entries in batches {
                 try? journal.appendBatch(entries, sessionId: session.sessionId)
             }
         }
@@ -164,7 +168,8 @@ final class SessionJournalTests: XCTestCase {
             try SessionJournal(databaseURL: url).activeSessions().first?.smartAlarmConfig?.wakeupWindow, window)
 
         try journal.updateSmartAlarm(sessionId: session.sessionId, config: nil)
-        XCTAssertEqual(try SessionJournal(databaseURL: url).activeSessions().first?.resumedSession,
+        XCTAssertEqual(
+            try SessionJournal(databaseURL: url).activeSessions().first?.resumedSession,
             ResumedSession(sessionId: session.sessionId, channel: .primary, smartAlarmConfig: nil))
 
         XCTAssertThrowsError(try journal.updateSmartAlarm(sessionId: UUID(), config: nil)) {
@@ -178,5 +183,70 @@ final class SessionJournalTests: XCTestCase {
         try journal.beginSession(session)
         try journal.append("text", kind: "k", sessionId: session.sessionId, time: origin)
         assertStorageFailure(try journal.records(of: Event.self, kind: "k", sessionId: session.sessionId))
+    }
+
+    func test_alarmSnapshot_restores_the_smartAlarmEngine_after_reopen() throws {
+        // Given an alarm that fired, journaled as the latest snapshot of its session
+        let (journal, url) = try makeJournal()
+        let session = makeSession()
+        try journal.beginSession(session)
+        var state = SmartAlarmState.disarmed(sessionId: session.sessionId)
+        state.configuration = session.smartAlarmConfig
+        state.phase = .armed
+        state.armedAt = origin
+        try journal.appendBatch(
+            [JournalEntry.snapshot(state, kind: JournalKind.alarmState, time: origin)], sessionId: session.sessionId)
+        state.phase = .fired
+        state.firedAt = origin + 6 * 3600 + 60
+        state.firedReason = .optimalWakeUp
+        try journal.appendBatch(
+            [JournalEntry.snapshot(state, kind: JournalKind.alarmState, time: state.firedAt!)],
+            sessionId: session.sessionId)
+
+        // When the host restarts and rebuilds the engine from the journal
+        let restored = try XCTUnwrap(
+            SessionJournal(databaseURL: url).latest(
+                of: SmartAlarmState.self, kind: JournalKind.alarmState, sessionId: session.sessionId))
+        let engine = SmartAlarmEngine(restoring: restored)
+
+        // Then it is the fired alarm, not a re-armed one
+        XCTAssertEqual(engine.state, state)
+        XCTAssertEqual(try journal.recordCount(kind: JournalKind.alarmState, sessionId: session.sessionId), 1)
+    }
+
+    func test_openRecovering_moves_a_damaged_journal_aside_and_starts_empty() throws {
+        // Given a journal file full of garbage
+        let directory = try makeTemporaryDirectory(self)
+        let url = directory.appendingPathComponent("journal.sqlite")
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try garbage.write(to: url)
+
+        // When it is opened with recovery
+        let (journal, quarantined) = try SessionJournal.openRecovering(databaseURL: url)
+
+        // Then the garbage is kept aside, and a fresh journal works
+        let moved = try XCTUnwrap(quarantined)
+        XCTAssertEqual(try Data(contentsOf: moved), garbage)
+        XCTAssertTrue(moved.lastPathComponent.hasPrefix("journal.sqlite.damaged-"))
+        XCTAssertEqual(try journal.activeSessions(), [])
+        try journal.beginSession(makeSession())
+        XCTAssertEqual(try journal.activeSessions().count, 1)
+    }
+
+    func test_openRecovering_keeps_a_healthy_journal_and_refuses_a_newer_one() throws {
+        let (journal, url) = try makeJournal()
+        let session = makeSession()
+        try journal.beginSession(session)
+        let reopened = try SessionJournal.openRecovering(databaseURL: url)
+        XCTAssertNil(reopened.quarantined)
+        XCTAssertEqual(try reopened.journal.activeSessions(), [session])
+
+        // A journal from a newer library is not damaged: it is left alone and reported
+        let database = try SQLiteDatabase(url: url)
+        try database.write { try $0.execute("UPDATE schema_version SET version = 99") }
+        assertStorageFailure(try SessionJournal.openRecovering(databaseURL: url))
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+                .filter { $0.contains("damaged") }, [])
     }
 }

@@ -22,28 +22,34 @@ final class ISO8601IntervalTests: XCTestCase {
 
     func test_dateInterval_parses_start_and_duration() throws {
         XCTAssertEqual(
-            try DateInterval(iso8601Interval: "2026-12-01T06:30:00Z/PT30M"), DateInterval(start: sixThirty, duration: 1800)
+            try DateInterval(iso8601Interval: "2026-12-01T06:30:00Z/PT30M"),
+            DateInterval(start: sixThirty, duration: 1800)
         )
         XCTAssertEqual(
-            try DateInterval(iso8601Interval: "2026-12-01T06:30Z/PT1H0.5M"), DateInterval(start: sixThirty, duration: 3630)
+            try DateInterval(iso8601Interval: "2026-12-01T06:30Z/PT1H0.5M"),
+            DateInterval(start: sixThirty, duration: 3630)
         )
         XCTAssertEqual(
-            try DateInterval(iso8601Interval: "2026-12-01T06:30Z/P1DT2S"), DateInterval(start: sixThirty, duration: 86_402)
+            try DateInterval(iso8601Interval: "2026-12-01T06:30Z/P1DT2S"),
+            DateInterval(start: sixThirty, duration: 86_402)
         )
     }
 
     func test_dateInterval_parses_duration_and_end() throws {
         XCTAssertEqual(
-            try DateInterval(iso8601Interval: "PT45M/2026-12-01T07:15:00Z"), DateInterval(start: sixThirty, duration: 2700)
+            try DateInterval(iso8601Interval: "PT45M/2026-12-01T07:15:00Z"),
+            DateInterval(start: sixThirty, duration: 2700)
         )
     }
 
     func test_dateInterval_end_without_date_takes_start_date_and_zone() throws {
         XCTAssertEqual(
-            try DateInterval(iso8601Interval: "2026-12-01T07:30+01:00/08:00"), DateInterval(start: sixThirty, duration: 1800)
+            try DateInterval(iso8601Interval: "2026-12-01T07:30+01:00/08:00"),
+            DateInterval(start: sixThirty, duration: 1800)
         )
         XCTAssertEqual(
-            try DateInterval(iso8601Interval: "2026-12-01T06:30Z/07:00:00Z"), DateInterval(start: sixThirty, duration: 1800)
+            try DateInterval(iso8601Interval: "2026-12-01T06:30Z/07:00:00Z"),
+            DateInterval(start: sixThirty, duration: 1800)
         )
     }
 

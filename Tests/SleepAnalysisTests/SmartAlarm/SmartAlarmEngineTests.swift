@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import SleepAnalysis
+@_spi(Internal) @testable import SleepAnalysis
 
 final class SmartAlarmEngineTests: XCTestCase {
     private let sessionId = UUID(uuidString: "6A1D8D0C-52C1-4E6B-9C33-2B0D8F1E7A10")!
@@ -45,7 +45,8 @@ final class SmartAlarmEngineTests: XCTestCase {
         XCTAssertEqual(alarm.takePendingEvents(), [])
         let night = HypnogramReplay(start: nightStart, runs: [(.light, 240)])
         let clock = ManualAnalysisClock(start: nightStart)
-        XCTAssertEqual(night.replay(into: alarm, clock: clock, until: at(minutes: 120), movements: [at(minutes: 70)]), [])
+        XCTAssertEqual(
+            night.replay(into: alarm, clock: clock, until: at(minutes: 120), movements: [at(minutes: 70)]), [])
         XCTAssertFalse(alarm.isArmed)
     }
 
@@ -60,7 +61,11 @@ final class SmartAlarmEngineTests: XCTestCase {
         let events = night.replay(into: alarm, clock: ManualAnalysisClock(start: nightStart), until: at(minutes: 120))
         // Then it fires when the first light epoch (70:00-70:30) has been predicted, at 70:30
         XCTAssertEqual(
-            events, [SmartAlarmEvent(type: .triggered(reason: .optimalWakeUp), timestamp: at(minutes: 70.5), sessionId: sessionId)]
+            events,
+            [
+                SmartAlarmEvent(
+                    type: .triggered(reason: .optimalWakeUp), timestamp: at(minutes: 70.5), sessionId: sessionId)
+            ]
         )
     }
 
@@ -127,13 +132,17 @@ final class SmartAlarmEngineTests: XCTestCase {
         _ = alarm.takePendingEvents()
         let epoch = DateInterval(start: at(minutes: 69.5), duration: 30)
         let unsure = SleepStagePrediction(
-            stage: .light, interval: epoch, probabilities: SleepStageProbabilities(awake: 0.1, rem: 0.2, light: 0.5, deep: 0.2)
+            stage: .light, interval: epoch,
+            probabilities: SleepStageProbabilities(awake: 0.1, rem: 0.2, light: 0.5, deep: 0.2)
         )
         let sure = SleepStagePrediction(
-            stage: .light, interval: epoch, probabilities: SleepStageProbabilities(awake: 0, rem: 0.2, light: 0.6, deep: 0.2)
+            stage: .light, interval: epoch,
+            probabilities: SleepStageProbabilities(awake: 0, rem: 0.2, light: 0.6, deep: 0.2)
         )
         XCTAssertEqual(alarm.tick(now: at(minutes: 70), stage: unsure, movement: false), [])
-        XCTAssertEqual(alarm.tick(now: at(minutes: 70), stage: sure, movement: false).map(\.type), [.triggered(reason: .optimalWakeUp)])
+        XCTAssertEqual(
+            alarm.tick(now: at(minutes: 70), stage: sure, movement: false).map(\.type),
+            [.triggered(reason: .optimalWakeUp)])
     }
 
     func test_smartAlarm_ignores_stale_light_prediction() {
@@ -178,7 +187,8 @@ final class SmartAlarmEngineTests: XCTestCase {
         XCTAssertEqual(alarm.notifyUserInteraction(at: at(minutes: 59)), [])
         XCTAssertEqual(alarm.notifyUserInteraction(at: at(minutes: 90)), [])
         XCTAssertTrue(alarm.isArmed)
-        XCTAssertEqual(alarm.tick(now: at(minutes: 90), stage: nil, movement: false).map(\.type), [.triggered(reason: .windowEnd)])
+        XCTAssertEqual(
+            alarm.tick(now: at(minutes: 90), stage: nil, movement: false).map(\.type), [.triggered(reason: .windowEnd)])
     }
 
     // MARK: - Window end
@@ -189,7 +199,8 @@ final class SmartAlarmEngineTests: XCTestCase {
         let night = HypnogramReplay(start: nightStart, runs: [(.deep, 130), (.rem, 110)])
         let events = night.replay(into: alarm, clock: ManualAnalysisClock(start: nightStart), until: at(minutes: 120))
         XCTAssertEqual(
-            events, [SmartAlarmEvent(type: .triggered(reason: .windowEnd), timestamp: at(minutes: 90), sessionId: sessionId)]
+            events,
+            [SmartAlarmEvent(type: .triggered(reason: .windowEnd), timestamp: at(minutes: 90), sessionId: sessionId)]
         )
     }
 
@@ -262,7 +273,8 @@ final class SmartAlarmEngineTests: XCTestCase {
     func test_smartAlarm_update_adds_alarm_to_session_without_one() {
         let alarm = engine(nil)
         XCTAssertEqual(alarm.update(configuration: window, now: at(minutes: 10)).map(\.type), [.armed])
-        XCTAssertEqual(alarm.notifyUserInteraction(at: at(minutes: 61)).map(\.type), [.triggered(reason: .userInteraction)])
+        XCTAssertEqual(
+            alarm.notifyUserInteraction(at: at(minutes: 61)).map(\.type), [.triggered(reason: .userInteraction)])
     }
 
     func test_smartAlarm_update_rearms_fired_alarm() {
@@ -274,7 +286,9 @@ final class SmartAlarmEngineTests: XCTestCase {
         let again = alarm.update(configuration: window, now: at(minutes: 91))
         XCTAssertEqual(again, [SmartAlarmEvent(type: .armed, timestamp: at(minutes: 91), sessionId: sessionId)])
         // Then it fires again, once, on the next tick (the window is past)
-        XCTAssertEqual(alarm.tick(now: at(minutes: 91) + 1, stage: nil, movement: false).map(\.type), [.triggered(reason: .windowEnd)])
+        XCTAssertEqual(
+            alarm.tick(now: at(minutes: 91) + 1, stage: nil, movement: false).map(\.type),
+            [.triggered(reason: .windowEnd)])
         XCTAssertEqual(alarm.tick(now: at(minutes: 91) + 2, stage: nil, movement: false), [])
     }
 
@@ -293,7 +307,8 @@ final class SmartAlarmEngineTests: XCTestCase {
         XCTAssertTrue(resumed.isArmed)
         XCTAssertEqual(resumed.configuration, window)
         // Then it still fires in its window
-        XCTAssertEqual(resumed.notifyUserInteraction(at: at(minutes: 62)).map(\.type), [.triggered(reason: .userInteraction)])
+        XCTAssertEqual(
+            resumed.notifyUserInteraction(at: at(minutes: 62)).map(\.type), [.triggered(reason: .userInteraction)])
     }
 
     func test_smartAlarm_state_round_trips_through_Codable_and_fired_alarm_stays_fired() throws {
@@ -315,6 +330,30 @@ final class SmartAlarmEngineTests: XCTestCase {
         let data = try JSONEncoder().encode(alarm.state)
         let resumed = SmartAlarmEngine(restoring: try JSONDecoder().decode(SmartAlarmState.self, from: data))
         XCTAssertEqual(resumed.tick(now: at(minutes: 95), stage: nil, movement: false), [])
+    }
+
+    func test_smartAlarm_restored_from_configuration_only_is_pending() {
+        // A journal that kept only the configuration resumes an armed alarm (and a disarmed one without it)
+        let pending = SmartAlarmEngine(restoring: .pending(sessionId: sessionId, configuration: window))
+        XCTAssertTrue(pending.isArmed)
+        XCTAssertEqual(
+            pending.tick(now: at(minutes: 90), stage: nil, movement: false).map(\.type),
+            [.triggered(reason: .windowEnd)]
+        )
+        let none = SmartAlarmEngine(restoring: .pending(sessionId: sessionId, configuration: nil))
+        XCTAssertEqual(none.tick(now: at(minutes: 90), stage: nil, movement: false), [])
+    }
+
+    func test_smartAlarm_state_json_keys_are_stable() throws {
+        let alarm = engine(window)
+        _ = alarm.notifyUserInteraction(at: at(minutes: 61))
+        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(alarm.state)) as? [String: Any]
+        XCTAssertEqual(
+            Set(object?.keys.map { $0 } ?? []),
+            ["sessionId", "configuration", "phase", "armedAt", "firedAt", "firedReason"]
+        )
+        XCTAssertEqual(object?["phase"] as? String, "fired")
+        XCTAssertEqual(object?["firedReason"] as? String, "userInteraction")
     }
 
     // MARK: - Clocks

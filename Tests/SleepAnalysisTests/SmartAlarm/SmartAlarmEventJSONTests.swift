@@ -7,7 +7,8 @@ final class SmartAlarmEventJSONTests: XCTestCase {
     private let sessionId = UUID()
 
     func test_smartAlarmEventJSON_encodes_armed_without_reason() throws {
-        let event = SmartAlarmEvent(type: .armed, timestamp: Date(timeIntervalSince1970: 1_796_101_200), sessionId: sessionId)
+        let event = SmartAlarmEvent(
+            type: .armed, timestamp: Date(timeIntervalSince1970: 1_796_101_200), sessionId: sessionId)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = String(decoding: try encoder.encode(event.json), as: UTF8.self)
@@ -22,7 +23,8 @@ final class SmartAlarmEventJSONTests: XCTestCase {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let text = String(decoding: try encoder.encode(event.json), as: UTF8.self)
-            XCTAssertEqual(text, #"{"reason":"\#(reason.rawValue)","time":"2026-12-01T05:42:30.250Z","type":"triggered"}"#)
+            XCTAssertEqual(
+                text, #"{"reason":"\#(reason.rawValue)","time":"2026-12-01T05:42:30.250Z","type":"triggered"}"#)
         }
     }
 

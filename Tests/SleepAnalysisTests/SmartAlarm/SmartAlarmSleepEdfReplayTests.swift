@@ -15,7 +15,8 @@ final class SmartAlarmSleepEdfReplayTests: XCTestCase {
         let firstEnd = Int((window.start.timeIntervalSince(night.start) / 30).rounded(.up))
         let epochEnds = (max(firstEnd, 0)...night.stages.count).map { night.start.addingTimeInterval(Double($0) * 30) }
         for time in [window.start] + epochEnds where time >= window.start && time < window.end {
-            if let prediction = night.latestPrediction(at: time), prediction.stage == .light || prediction.stage == .awake,
+            if let prediction = night.latestPrediction(at: time),
+                prediction.stage == .light || prediction.stage == .awake,
                 time.timeIntervalSince(prediction.interval.end) <= 90
             {
                 return (.optimalWakeUp, time)
@@ -46,7 +47,8 @@ final class SmartAlarmSleepEdfReplayTests: XCTestCase {
                     now: windowStart.addingTimeInterval(-300)
                 )
                 let clock = ManualAnalysisClock(start: windowStart.addingTimeInterval(-300))
-                let events = alarm.takePendingEvents()
+                let events =
+                    alarm.takePendingEvents()
                     + night.replay(into: alarm, clock: clock, until: window.end.addingTimeInterval(60))
                 let (reason, time) = expectedTrigger(night, window: window)
                 XCTAssertEqual(

@@ -8,6 +8,22 @@ import Foundation
 /// the journal at the last committed epoch: a whole prefix of batches, never part of one. On restart,
 /// `activeSessions()` lists what can be resumed, and `records`/`latest`/`checkpoint` give back the state.
 /// `finishSession` forgets a session once its result is safely elsewhere.
+///
+/// How the SDK uses it:
+///  - `startAnalysis`: `beginSession(JournalSession(...))` before the first sample is analysed.
+///  - Each epoch: `appendBatch([...], sessionId:, checkpoint:)` with that epoch's records (`JournalKind`),
+///    snapshots (`JournalEntry.snapshot`: alarm state, engine state) and the input position reached. Nothing
+///    published on a stream should be missing from the journal after a crash: publish after the commit.
+///  - `updateSmartAlarm(config:)`: `updateSmartAlarm(sessionId:config:)` plus an alarm-state snapshot.
+///  - `isResumePossible()` / `resumeAnalysis()`: `activeSessions()` (`resumedSession` for the public view);
+///    rebuild each engine from `latest(...)` snapshots, the result-so-far from `records(...)`, and skip the
+///    source to `checkpoint(sessionId:)` (a replayed file) or continue live from now (a gap is then a gap).
+///  - `stopAnalysis`: build the result from the journal's records plus the in-memory tail, save it in the
+///    `SessionStore`, then `finishSession`. `clearActiveSessions()` / `stopDataSource()`: `discardAll()` or
+///    `finishSession` per discarded session. `deinitialize()` leaves the journal alone.
+///
+/// Durability: WAL with `synchronous=NORMAL`, so a killed process loses nothing committed; a power cut may
+/// lose the last commits but never leaves a partial batch.
 @_spi(Internal)
 public final class SessionJournal: Sendable {
     private static let migrator = SQLiteMigrator(
@@ -42,6 +58,36 @@ public final class SessionJournal: Sendable {
     public init(databaseURL: URL) throws {
         database = try SQLiteDatabase(url: databaseURL)
         try Self.migrator.migrate(database)
+    }
+
+    /// Opens the journal, or, when the file is damaged (corrupt or not a database), moves it aside as
+    /// `<name>.damaged-<unix time>` (with its -wal and -shm files) and starts an empty journal, so that a
+    /// damaged journal costs the sessions it held but never blocks the SDK.
+    ///
+    /// - Parameter databaseURL: The database file, usually `<stateDir>/journal.sqlite`.
+    /// - Returns: The journal, and where the damaged file was moved (nil when nothing was damaged).
+    /// - Throws: `SleepCycleSdkError.storageFailure` when the file cannot be opened for another reason (an
+    ///   unwritable directory, a journal from a newer library) or cannot be moved aside.
+    public static func openRecovering(databaseURL: URL) throws -> (journal: SessionJournal, quarantined: URL?) {
+        do {
+            let journal = try SessionJournal(databaseURL: databaseURL)
+            try journal.database.checkIntegrity()
+            return (journal, nil)
+        } catch  where SQLiteDatabase.isDamage(error) {
+            let stamp = Int(Date().timeIntervalSince1970)
+            let quarantined = databaseURL.appendingPathExtension("damaged-\(stamp)")
+            for suffix in ["", "-wal", "-shm"] {
+                let source = URL(fileURLWithPath: databaseURL.path + suffix)
+                guard FileManager.default.fileExists(atPath: source.path) else { continue }
+                do {
+                    try FileManager.default.moveItem(at: source, to: URL(fileURLWithPath: quarantined.path + suffix))
+                } catch {
+                    throw SleepCycleSdkError.storageFailure(
+                        "cannot move the damaged journal \(source.path) aside: \(error.localizedDescription)")
+                }
+            }
+            return (try SessionJournal(databaseURL: databaseURL), quarantined)
+        }
     }
 
     // MARK: - Sessions

@@ -21,7 +21,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     private let lock = NSLock()
     private let connection: SQLiteConnection
 
-    /// Opens (creating if needed) the database at `url`, creating its directory too.
+    /// Opens (creating if needed, with mode 0600) the database at `url`, creating its directory too.
     ///
     /// - Parameters:
     ///   - url: The database file.
@@ -36,6 +36,13 @@ final class SQLiteDatabase: @unchecked Sendable {
         } catch {
             throw SleepCycleSdkError.storageFailure(
                 "cannot create the directory of \(url.path): \(error.localizedDescription)")
+        }
+        // Sleep data is personal: a new database is readable by its owner only. SQLite gives its -wal and
+        // -shm files the database file's mode, so creating the empty file first is enough.
+        if !FileManager.default.fileExists(atPath: url.path),
+            !FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        {
+            throw SleepCycleSdkError.storageFailure("cannot create \(url.path)")
         }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -96,6 +103,29 @@ final class SQLiteDatabase: @unchecked Sendable {
             connection.rollbackQuietly()
             throw error
         }
+    }
+
+    /// Runs SQLite's quick integrity check over the whole file.
+    ///
+    /// - Throws: `SleepCycleSdkError.storageFailure` (reported as corruption) when the check finds damage.
+    func checkIntegrity() throws {
+        let rows = try read { try $0.query("PRAGMA quick_check") }
+        let problems = try rows.map { try $0.text(0) }.filter { $0 != "ok" }
+        guard problems.isEmpty else {
+            throw Self.storageError(
+                code: SQLITE_CORRUPT, message: problems.prefix(3).joined(separator: "; "),
+                context: "checking \(url.path)")
+        }
+    }
+
+    /// Whether an error from this wrapper means the file is damaged (corrupt, or not a database at all), as
+    /// opposed to busy, unwritable, or from a newer version.
+    ///
+    /// - Parameter error: An error thrown by this wrapper.
+    /// - Returns: True for `SQLITE_CORRUPT` and `SQLITE_NOTADB` failures.
+    static func isDamage(_ error: any Error) -> Bool {
+        guard case SleepCycleSdkError.storageFailure(let message) = error else { return false }
+        return [SQLITE_CORRUPT, SQLITE_NOTADB].contains { message.contains("(SQLite \($0), ") }
     }
 
     /// The one place a SQLite failure becomes an SDK error.

@@ -40,6 +40,17 @@ public final class SessionStore: Sendable {
             """
         ])
 
+    /// The default store directory, beside the SDK's other data: `$XDG_DATA_HOME/sleepanalysis` when that
+    /// variable holds an absolute path, else `~/.local/share/sleepanalysis`.
+    ///
+    /// - Parameter environment: The process environment (injectable for tests).
+    /// - Returns: The directory (not created).
+    public static func defaultDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        StorageLocations.resolve(storageDirectory: nil, environment: environment).dataDirectory
+    }
+
     /// The directory holding the database.
     public let directory: URL
 
@@ -183,32 +194,49 @@ public final class SessionStore: Sendable {
         }
     }
 
+    /// The answer of an anchored query: nights saved (added or replaced), ids deleted, and the next anchor.
+    public typealias AnchoredChanges = (added: [StoredNight], deletedIds: [UUID], anchor: SessionStoreAnchor)
+
     /// What changed after an anchor: nights saved (added or replaced) and ids deleted, and the anchor to pass
     /// next time (like `HKAnchoredObjectQuery`).
     ///
-    /// - Parameter anchor: The anchor from the previous call, or nil for everything stored (no deletions).
+    /// - Parameters:
+    ///   - anchor: The anchor from the previous call, or nil for everything stored (no deletions then).
+    ///   - limit: At most this many changes (saved plus deleted), oldest first; the returned anchor is then
+    ///     that of the last change returned, so the next call continues after it. Nil for no limit.
     /// - Returns: The saved nights in the order they were saved, the deleted ids in the order they were
-    ///   deleted, and the newest anchor.
-    /// - Throws: `SleepCycleSdkError.storageFailure` when reading fails.
-    public func changes(since anchor: SessionStoreAnchor?) throws -> (
-        added: [StoredNight], deletedIds: [UUID], anchor: SessionStoreAnchor
-    ) {
+    ///   deleted, and the anchor to pass next time.
+    /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a limit below 1; `storageFailure` when
+    ///   reading fails.
+    public func changes(since anchor: SessionStoreAnchor?, limit: Int? = nil) throws -> AnchoredChanges {
+        if let limit, limit < 1 {
+            throw SleepCycleSdkError.invalidConfiguration("an anchored query's limit must be at least 1, not \(limit)")
+        }
         let after = anchor?.rawValue ?? 0
-        let (nightRows, deletedRows, current) = try database.read { connection in
-            let nights = try connection.query(
-                "SELECT summary FROM nights WHERE anchor > ? ORDER BY anchor", [.integer(after)])
-            let deleted =
-                anchor == nil
-                ? []
-                : try connection.query(
-                    "SELECT session_id FROM tombstones WHERE anchor > ? ORDER BY anchor", [.integer(after)])
-            let current = try currentAnchor(connection)
-            return (nights, deleted, current)
+        // Saved nights and tombstones in one anchor-ordered list; tombstones only after a real anchor.
+        let (rows, current) = try database.read { connection in
+            let rows = try connection.query(
+                """
+                SELECT anchor, summary, NULL FROM nights WHERE anchor > ?1
+                UNION ALL
+                SELECT anchor, NULL, session_id FROM tombstones WHERE anchor > ?1 AND ?2
+                ORDER BY anchor LIMIT ?3
+                """,
+                [.integer(after), .integer(anchor == nil ? 0 : 1), .integer(Int64(limit ?? -1))])
+            return (rows, try currentAnchor(connection))
         }
-        let added = try nightRows.map {
-            try PersistenceCoding.decode(StoredNight.self, from: $0.blob(0), what: "a night")
+        var added: [StoredNight] = []
+        var deletedIds: [UUID] = []
+        for row in rows {
+            if row.isNull(1) {
+                deletedIds.append(try row.uuid(2))
+            } else {
+                added.append(try PersistenceCoding.decode(StoredNight.self, from: row.blob(1), what: "a night"))
+            }
         }
-        return (added, try deletedRows.map { try $0.uuid(0) }, current)
+        let isTruncated = limit.map { rows.count == $0 } ?? false
+        let next = isTruncated ? SessionStoreAnchor(rawValue: try rows[rows.count - 1].int64(0)) : current
+        return (added, deletedIds, next)
     }
 
     /// The newest anchor (the state of the store now).
@@ -222,6 +250,9 @@ public final class SessionStore: Sendable {
     /// be consumed at once. A stream ends when the store is released.
     public var changes: AsyncStream<SessionStoreChange> { subscribers.makeStream() }
 
+    /// How many `changes` streams are being consumed (for tests and diagnostics).
+    var subscriberCount: Int { subscribers.count }
+
     // MARK: - HealthKit
 
     /// The HealthKit-style samples of a night: one `inBed` sample, then one per stage interval.
@@ -230,6 +261,31 @@ public final class SessionStore: Sendable {
     /// - Returns: The samples (see `HealthKitSleepSample.samples(for:)`).
     public func healthKitSamples(for result: AnalysisResult) -> [HealthKitSleepSample] {
         HealthKitSleepSample.samples(for: result)
+    }
+
+    /// The HealthKit-style samples of the stored nights overlapping a range, like an `HKSampleQuery` for
+    /// `sleepAnalysis`: each night's `inBed` sample and its stage samples, whole (not clipped), sorted by end
+    /// date then start date.
+    ///
+    /// - Parameter range: The range.
+    /// - Returns: The samples.
+    /// - Throws: `SleepCycleSdkError.storageFailure` when reading fails.
+    public func healthKitSamples(in range: DateInterval) throws -> [HealthKitSleepSample] {
+        let nights = try nights(in: range)
+        let zones = Dictionary(nights.map { ($0.sessionId, $0.timeZone.identifier) }, uniquingKeysWith: { a, _ in a })
+        let inBed = nights.map {
+            HealthKitSleepSample(
+                value: .inBed, startDate: $0.startTime, endDate: $0.endTime, sessionId: $0.sessionId,
+                timeZone: $0.timeZone.identifier)
+        }
+        let stages = try stageSamples(in: range).map {
+            HealthKitSleepSample(
+                value: $0.healthKitValue, startDate: $0.startDate, endDate: $0.endDate, sessionId: $0.sessionId,
+                timeZone: zones[$0.sessionId] ?? TimeZone.current.identifier)
+        }
+        return (inBed + stages).sorted {
+            ($0.endDate, $0.startDate, $0.value.rawValue) < ($1.endDate, $1.startDate, $1.value.rawValue)
+        }
     }
 
     // MARK: - Helpers
