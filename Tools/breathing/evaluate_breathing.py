@@ -2,16 +2,16 @@
 """Evaluates the package's breathing-rate estimator (`sleepanalysis breathing --format json`).
 
 Three sets:
-  composed  nights composed by Tools/fixtures/synth.py at known rates (6-30 breaths/min) and bedroom levels
-            (breath sounds from 12 dB below to 3 dB above a -60 dBFS room tone), scored per 60-s window against the
-            rate of the synthesized breath onsets in that window;
+  composed  nights composed by Tools/fixtures/synth.py at known rates (6-30 breaths/min, a new rate every 2-4 min)
+            and bedroom levels (breath sounds from 12 dB below to 3 dB above a -60 dBFS room tone), scored per 60-s
+            window against the rate of the synthesized breath onsets in that window;
   rrujo     ../shared/data/audio/breathing/rrujo/: one-minute paced breathing at the rate in the file name,
             grouped by subject;
   counted   the other clips of ../shared/data/audio/breathing with hand counts of inhalations in MANIFEST.tsv
             (20-s clips: too short for the estimator's 45-s minimum window, so they are reported as not analysed).
 
 Usage (from the repository root, after `swift build`):
-  python3 Tools/breathing/evaluate_breathing.py composed [--nights 8] [--minutes 10] [--seed 7]
+  python3 Tools/breathing/evaluate_breathing.py composed [--nights 12] [--minutes 10] [--seed 7]
   python3 Tools/breathing/evaluate_breathing.py rrujo [--data ../shared/data]
   python3 Tools/breathing/evaluate_breathing.py counted [--data ../shared/data]
 Nothing from ../shared/data is copied; composed nights are written to a temporary directory and deleted.
@@ -57,7 +57,7 @@ def describe(errors: np.ndarray, label: str) -> dict:
     }
 
 
-def compose_night(seed: int, minutes: float, level_db: float) -> tuple[np.ndarray, list[float]]:
+def compose_night(seed: int, minutes: float, level_db: float) -> tuple[np.ndarray, list[float], list[float]]:
     """A night of room tone with breathing whose rate changes every 2-4 minutes (6-30 breaths/min)."""
     rng = np.random.default_rng(seed)
     seconds = minutes * 60.0
@@ -77,7 +77,7 @@ def compose_night(seed: int, minutes: float, level_db: float) -> tuple[np.ndarra
         exhale_gain_db=rng.uniform(-6.0, 3.0))
     room = synth.room_tone(rng, seconds, level_db=-60.0, fan_hz=float(rng.choice([50.0, 60.0, 100.0])))
     breath, onsets = synth.breathing(rng, seconds, bpm_at, style, level_db=-60.0 + level_db)
-    return (room + breath).astype(np.float32), onsets
+    return (room + breath).astype(np.float32), onsets, knots_t[1:]
 
 
 def true_rate(onsets: list[float], start: float, end: float) -> float | None:
@@ -90,11 +90,12 @@ def true_rate(onsets: list[float], start: float, end: float) -> float | None:
 def evaluate_composed(args) -> None:
     levels = [-12.0, -9.0, -6.0, -3.0, 0.0, 3.0]
     per_level: dict[float, list[float]] = defaultdict(list)
+    steady: list[float] = []
     missing: dict[float, int] = defaultdict(int)
     with tempfile.TemporaryDirectory() as tmp:
         for night in range(args.nights):
             level = levels[night % len(levels)]
-            audio, onsets = compose_night(args.seed + night, args.minutes, level)
+            audio, onsets, changes = compose_night(args.seed + night, args.minutes, level)
             path = os.path.join(tmp, f"night{night}.flac")
             soundfile.write(path, audio, synth.RATE, subtype="PCM_16")
             rates = {round(r["offset_s"]): r for r in run_estimator(path, args.binary)}
@@ -108,6 +109,8 @@ def evaluate_composed(args) -> None:
                         missing[level] += 1
                     else:
                         per_level[level].append(abs(got["bpm"] - truth))
+                        if not any(boundary - 60.0 < c < boundary for c in changes):
+                            steady.append(abs(got["bpm"] - truth))
                         if args.verbose:
                             print(f"night {night} level {level:+.0f} dB  t={boundary:6.0f}  true {truth:5.2f}  "
                                   f"got {got['bpm']:5.2f}  conf {got['confidence']:.2f}")
@@ -121,6 +124,7 @@ def evaluate_composed(args) -> None:
     row = describe(every, "composed all levels")
     row["no_estimate"] = sum(missing.values())
     report.append(row)
+    report.append(describe(np.array(steady), "composed windows without a rate change inside"))
     print(json.dumps(report, indent=1))
 
 
