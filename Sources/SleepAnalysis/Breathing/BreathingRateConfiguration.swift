@@ -48,7 +48,7 @@ struct BreathingRateConfiguration: Sendable, Hashable {
                     "minimumWindowSeconds must be in (0, windowSeconds]")
         try require(frameSeconds >= 0.02 && frameSeconds <= 0.5, "frameSeconds must be in 0.02...0.5")
         try require(minimumBpm > 0 && maximumBpm > minimumBpm, "need 0 < minimumBpm < maximumBpm")
-        try require(60 / minimumBpm * 2 < windowSeconds, "the window must hold two cycles of the slowest rate")
+        try require(60 / minimumBpm * 2 <= windowSeconds + 1e-9, "the window must hold two cycles of the slowest rate")
         try require(scoreAtFullConfidence > scoreAtZeroConfidence, "scoreAtFullConfidence must exceed the zero point")
         try require(movementThresholdG > 0, "movementThresholdG must be positive")
         try require(agreementTolerance > 0 && agreementTolerance < 0.5, "agreementTolerance must be in (0, 0.5)")
