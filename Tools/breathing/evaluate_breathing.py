@@ -14,6 +14,7 @@ Three sets:
 Usage (from the repository root, after `swift build`):
   python3 Tools/breathing/evaluate_breathing.py composed [--nights 12] [--minutes 10] [--seed 7]
   python3 Tools/breathing/evaluate_breathing.py rrujo [--data ../shared/data]
+  python3 Tools/breathing/evaluate_breathing.py rrujo-loso [--data ../shared/data]   (leave one subject out)
   python3 Tools/breathing/evaluate_breathing.py counted [--data ../shared/data]
 Nothing from ../shared/data is copied; composed nights are written to a temporary directory and deleted.
 """
@@ -40,21 +41,23 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 BINARY = os.path.join(ROOT, ".build", "debug", "sleepanalysis")
 
 
-def run_estimator(audio: str, binary: str) -> list[dict]:
-    out = subprocess.run([binary, "breathing", audio, "--format", "json"], check=True, capture_output=True,
-                         text=True)
+def run_estimator(audio: str, binary: str, extra: list[str] | None = None) -> list[dict]:
+    out = subprocess.run([binary, "breathing", audio, "--format", "json"] + (extra or []), check=True,
+                         capture_output=True, text=True)
     return json.loads(out.stdout)["rates"]
 
 
 def describe(errors: np.ndarray, label: str) -> dict:
     if len(errors) == 0:
         return {"set": label, "n": 0}
+    missing = int(np.isinf(errors).sum())
+    errors = np.where(np.isinf(errors), 99.0, errors)  # no estimate counts as a miss of 99 bpm
     q = np.percentile(errors, [25, 50, 75, 90])
     return {
         "set": label, "n": int(len(errors)), "median": round(float(q[1]), 3), "p25": round(float(q[0]), 3),
         "p75": round(float(q[2]), 3), "p90": round(float(q[3]), 3), "mean": round(float(errors.mean()), 3),
         "within_1": round(float((errors <= 1.0).mean()), 3), "within_1_5": round(float((errors <= 1.5).mean()), 3),
-        "over_1_5": int(sum(1 for e in errors if e > 1.5)),
+        "over_1_5": int(sum(1 for e in errors if e > 1.5)), "no_estimate": missing,
     }
 
 
@@ -118,13 +121,12 @@ def evaluate_composed(args) -> None:
                 boundary += 30.0
     report = []
     for level in levels:
-        row = describe(np.array(per_level[level]), f"composed breath {level:+.0f} dB re room tone")
-        row["no_estimate"] = missing[level]
+        row = describe(np.array(per_level[level] + [float("inf")] * missing[level]),
+                       f"composed breath {level:+.0f} dB re room tone")
         report.append(row)
     every = np.concatenate([np.array(v) for v in per_level.values()]) if per_level else np.array([])
-    row = describe(every, "composed all levels")
-    row["no_estimate"] = sum(missing.values())
-    report.append(row)
+    every = np.concatenate([every, np.full(sum(missing.values()), np.inf)])
+    report.append(describe(every, "composed all levels"))
     report.append(describe(np.array(steady), "composed windows without a rate change inside"))
     print(json.dumps(report, indent=1))
 
@@ -151,6 +153,51 @@ def evaluate_rrujo(args) -> None:
     report = [describe(np.array(errors), "rrujo all subjects")]
     for subject, errs in sorted(by_subject.items()):
         report.append(describe(np.array(errs), f"rrujo subject {subject}"))
+    print(json.dumps(report, indent=1))
+
+
+def rrujo_error(rates: list[dict], truth: float) -> float:
+    if not rates:
+        return float("inf")
+    return abs(max(rates, key=lambda r: r["confidence"])["bpm"] - truth)
+
+
+def evaluate_rrujo_loso(args) -> None:
+    """Leave one subject out: the two periodicity settings are picked on four subjects (most recordings within
+    1.5 bpm, then lowest median error) from a 3 x 3 grid and scored on the fifth."""
+    folder = os.path.join(args.data, "audio", "breathing", "rrujo")
+    files = []
+    for name in sorted(os.listdir(folder)):
+        match = re.match(r"rrujo_(\d+)_(\d+)bpm\.flac$", name)
+        if match:
+            files.append((name, match.group(1), float(match.group(2))))
+    grid = [(p, t) for p in (0.6, 0.7, 0.8) for t in (1.5, 2.0, 2.5)]
+    errors = {}
+    for p, t in grid:
+        for name, _, truth in files:
+            rates = run_estimator(os.path.join(folder, name), args.binary,
+                                  ["--peak-fraction", str(p), "--alternation-threshold", str(t)])
+            errors[(p, t, name)] = rrujo_error(rates, truth)
+    held_out = []
+    report = []
+    for subject in sorted({f[1] for f in files}):
+        train = [f[0] for f in files if f[1] != subject]
+        test = [f[0] for f in files if f[1] == subject]
+
+        def key(setting):
+            e = np.array([errors[setting + (n,)] for n in train])
+            return (-(e <= 1.5).mean(), float(np.median(e)))
+        best = min(grid, key=key)
+        subject_errors = [errors[best + (n,)] for n in test]
+        held_out += subject_errors
+        row = describe(np.array(subject_errors), f"rrujo held-out subject {subject}")
+        row["chosen_peak_fraction"], row["chosen_alternation_threshold"] = best
+        report.append(row)
+    report.insert(0, describe(np.array(held_out), "rrujo leave-one-subject-out (settings chosen without the subject)"))
+    for p, t in grid:
+        e = np.array([errors[(p, t, f[0])] for f in files])
+        row = describe(e, f"rrujo all subjects, peak_fraction {p}, alternation_threshold {t}")
+        report.append({k: row[k] for k in ("set", "median", "within_1_5")})
     print(json.dumps(report, indent=1))
 
 
@@ -187,7 +234,7 @@ def evaluate_counted(args) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("set", choices=["composed", "rrujo", "counted"])
+    parser.add_argument("set", choices=["composed", "rrujo", "rrujo-loso", "counted"])
     parser.add_argument("--nights", type=int, default=12)
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=7)
@@ -195,7 +242,8 @@ def main() -> None:
     parser.add_argument("--binary", default=BINARY)
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
-    {"composed": evaluate_composed, "rrujo": evaluate_rrujo, "counted": evaluate_counted}[args.set](args)
+    {"composed": evaluate_composed, "rrujo": evaluate_rrujo, "rrujo-loso": evaluate_rrujo_loso,
+     "counted": evaluate_counted}[args.set](args)
 
 
 if __name__ == "__main__":

@@ -10,20 +10,21 @@ public enum BreathingAnalysis {
     ///   - audio: The recording, or nil.
     ///   - accelerometer: The accelerometer CSV, or nil.
     ///   - startTime: The time of the first audio sample (relative CSV timestamps count from it).
-    ///   - windowSeconds: The analysed window (60 s, as in a session); shorter windows (down to 20 s, for short
-    ///     clips) come every half window, need three quarters of a window of data, and search rates from two
-    ///     cycles per window up.
+    ///   - options: Window and periodicity settings; the defaults are a live session's.
     /// - Returns: The breathing rates, one every half window where breathing is periodic enough, in time order.
     /// - Throws: `SleepCycleSdkError.invalidInput` for a missing, unreadable or malformed file, or when both are nil;
-    ///   `.invalidConfiguration` for a window outside 20...600 s.
+    ///   `.invalidConfiguration` for options out of range.
     public static func analyze(audio: URL?, accelerometer: URL? = nil,
-                               startTime: Date = Date(timeIntervalSince1970: 0), windowSeconds: Double = 60)
-        throws -> [BreathingRate]
+                               startTime: Date = Date(timeIntervalSince1970: 0),
+                               options: BreathingAnalysisOptions = BreathingAnalysisOptions()) throws -> [BreathingRate]
     {
         guard audio != nil || accelerometer != nil else {
             throw SleepCycleSdkError.invalidInput("breathing: give an audio file, an accelerometer file or both")
         }
         var configuration = BreathingRateConfiguration()
+        configuration.peakFraction = options.peakFraction
+        configuration.alternationThreshold = options.alternationThreshold
+        let windowSeconds = options.windowSeconds
         if windowSeconds != configuration.windowSeconds {
             configuration.windowSeconds = windowSeconds
             configuration.hopSeconds = windowSeconds / 2

@@ -13,20 +13,24 @@ enum BreathingCommand {
         var audio: String?
         var accelerometer: String?
         var format = "text"
-        var window = 60.0
+        var options = BreathingAnalysisOptions()
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
-            case "--accelerometer", "--format", "--window":
+            case "--accelerometer", "--format", "--window", "--peak-fraction", "--alternation-threshold":
                 guard index + 1 < arguments.count else { return usage("\(argument) needs a value") }
                 let value = arguments[index + 1]
                 switch argument {
                 case "--format": format = value
                 case "--accelerometer": accelerometer = value
                 default:
-                    guard let seconds = Double(value) else { return usage("--window needs seconds") }
-                    window = seconds
+                    guard let number = Double(value) else { return usage("\(argument) needs a number") }
+                    switch argument {
+                    case "--window": options.windowSeconds = number
+                    case "--peak-fraction": options.peakFraction = number
+                    default: options.alternationThreshold = number
+                    }
                 }
                 index += 2
             case "-h", "--help":
@@ -46,7 +50,7 @@ enum BreathingCommand {
             rates = try BreathingAnalysis.analyze(
                 audio: audio.map { URL(fileURLWithPath: $0) },
                 accelerometer: accelerometer.map { URL(fileURLWithPath: $0) }, startTime: origin,
-                windowSeconds: window)
+                options: options)
         } catch {
             FileHandle.standardError.write(Data("sleepanalysis breathing: \(error)\n".utf8))
             return 1
@@ -82,6 +86,7 @@ enum BreathingCommand {
                sleepanalysis breathing --accelerometer CSV [--window SECONDS] [--format json|text]
         Breathing rate every 30 s over 60-s windows, from breath sounds and/or mattress micro-motion.
         --window sets a shorter window for short clips (20...600 s; estimates every half window).
+        Tuning (evaluation only): --peak-fraction F (default 0.7), --alternation-threshold T (default 2).
         """
 
     private static func usage(_ problem: String) -> Int32 {
