@@ -53,4 +53,17 @@ final class BreathingFixtureTests: XCTestCase {
         XCTAssertLessThanOrEqual(errors[errors.count / 2], 1)
         XCTAssertGreaterThanOrEqual(Double(errors.filter { $0 <= 1.5 }.count) / Double(errors.count), 0.8)
     }
+
+    func test_breathingAnalysis_throws_invalidInput_without_files_or_for_a_missing_file() {
+        XCTAssertThrowsError(try BreathingAnalysis.analyze(audio: nil)) { error in
+            guard case SleepCycleSdkError.invalidInput = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try BreathingAnalysis.analyze(audio: fixture("no_such_file.flac"))) { error in
+            guard case SleepCycleSdkError.invalidInput = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try BreathingAnalysis.analyze(
+            audio: fixture("clip_dead_mic.flac"), options: BreathingAnalysisOptions(windowSeconds: 5))) { error in
+            guard case SleepCycleSdkError.invalidConfiguration = error else { return XCTFail("\(error)") }
+        }
+    }
 }
