@@ -1,11 +1,36 @@
+// sleepanalysis: the command-line tool. Each command lives in Commands/<Name>Command.swift; list it here.
 import Foundation
-import SleepAnalysis
+
+let commands: [any Command.Type] = [
+    AnalyzeCommand.self,
+    SplCommand.self,
+    BreathingCommandEntry.self,
+    EvaluateCommandEntry.self,
+    FeaturesCommandEntry.self,
+    HistoryCommand.self,
+    ExportCommand.self,
+    LicenseCommand.self,
+    ModelsCommand.self,
+]
+
+/// Internal commands for the project's own tests (names start with "__"): they run when named, but the command
+/// list does not show them.
+let hiddenCommands: [any Command.Type] = [
+    JournalWriterCommand.self
+]
+
+/// `breathing` in the command table: `BreathingCommand` parses its own arguments, prints its own errors and
+/// returns an exit status, which this passes on.
+enum BreathingCommandEntry: Command {
+    static let name = "breathing"
+    static let summary = "estimate the breathing rate of a recording"
+
+    static func run(_ arguments: [String]) async throws {
+        let status = BreathingCommand.run(arguments)
+        if status != 0 { exit(status) }
+    }
+}
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case "breathing":
-    exit(BreathingCommand.run(Array(arguments.dropFirst())))
-default:
-    FileHandle.standardError.write(Data("usage: sleepanalysis <command> [options]\n  commands: breathing\n".utf8))
-    exit(64)
-}
+let isHidden = hiddenCommands.contains { $0.name == arguments.first }
+exit(await CommandRunner.run(arguments, commands: isHidden ? commands + hiddenCommands : commands))

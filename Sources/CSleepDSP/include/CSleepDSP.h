@@ -10,6 +10,8 @@
 #include "sa_front_end.h"
 #include "sa_level_meter.h"
 #include "sa_stereo.h"
+#include "sa_event_pool.h"
+#include "sa_mlp.h"
 #include "sa_breathing.h"
 
 #endif

@@ -1,0 +1,131 @@
+import Foundation
+
+/// The trained event classifier: feature standardisation, a small neural network, detection thresholds and
+/// the snore-signature projection, read from a model file (`Models/events.bin`).
+///
+/// File layout: the 8-byte magic `SAEVTMDL`, a little-endian `UInt32` version and `UInt32` header length, a JSON
+/// header (classes, sizes, thresholds, tensor table, payload checksum) and the float32 tensors it lists.
+public final class EventClassifierModel: Sendable {
+    /// The file's magic bytes.
+    static let magic = Array("SAEVTMDL".utf8)
+    /// The only file version this build reads.
+    static let supportedVersion: UInt32 = 1
+
+    /// Classifier outputs in order; index 0 is "no event", the others are `EventType` raw values.
+    let outputNames: [String]
+    /// The event type of each output (nil for "no event").
+    let outputTypes: [EventType?]
+    /// Length of the pooled feature vector.
+    let featureCount: Int
+    /// Frames per analysis window and frames between window starts.
+    let windowFrames: Int
+    let windowHopFrames: Int
+    /// Log-mel values are clamped to this before pooling.
+    let logFloor: Float
+    /// Layer sizes, input first.
+    let layerSizes: [Int]
+    /// Dense weights (rows = output units) and biases per layer.
+    let weights: [[Float]]
+    let biases: [[Float]]
+    /// Input standardisation.
+    let featureMean: [Float]
+    let featureStd: [Float]
+    /// Per-type thresholds to open and to keep an event open.
+    let onThreshold: [EventType: Float]
+    let offThreshold: [EventType: Float]
+    /// Events shorter than this are dropped (seconds).
+    let minDuration: Double
+    /// Gaps shorter than this between two events of one type merge them (seconds).
+    let mergeGap: Double
+    /// Snore signature: mean and projection (rows = signature values) of standardised features.
+    let signatureMean: [Float]
+    let signatureProjection: [[Float]]
+    /// A feature vector and the classifier output the training tool computed for it.
+    let referenceInput: [Float]
+    let referenceOutput: [Float]
+
+    /// The event types this model can report (those with an output).
+    public var detectableTypes: Set<EventType> { Set(outputTypes.compactMap { $0 }) }
+
+    /// Loads a model file.
+    ///
+    /// - Parameter url: The file (`events.bin`).
+    /// - Returns: The model.
+    /// - Throws: `SleepCycleSdkError.modelUnavailable` when the file cannot be read,
+    ///   `.modelIntegrityCheckFailed` when it is truncated, corrupt or of another version.
+    public static func load(from url: URL) throws -> EventClassifierModel {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let reason = error.localizedDescription
+            throw SleepCycleSdkError.modelUnavailable("events (\(url.lastPathComponent): \(reason))")
+        }
+        return try EventClassifierModel(data: data, name: url.lastPathComponent)
+    }
+
+    /// The model shipped in the package's `Models/` folder.
+    ///
+    /// - Returns: The bundled model.
+    /// - Throws: `SleepCycleSdkError.modelUnavailable` when the build has no bundled model,
+    ///   `.modelIntegrityCheckFailed` when it is corrupt.
+    public static func bundled() throws -> EventClassifierModel {
+        guard let url = Bundle.module.url(forResource: "events", withExtension: "bin", subdirectory: "Models") else {
+            throw SleepCycleSdkError.modelUnavailable("events")
+        }
+        return try load(from: url)
+    }
+
+    /// Parses a model file's bytes.
+    ///
+    /// - Parameters:
+    ///   - data: The file's contents.
+    ///   - name: The name used in error messages.
+    /// - Throws: `SleepCycleSdkError.modelIntegrityCheckFailed` when the bytes are not a valid model.
+    init(data: Data, name: String = "events") throws {
+        let file = try EventModelFile(data: data, name: name)
+        let header = file.header
+        func fail(_ why: String) -> SleepCycleSdkError { .modelIntegrityCheckFailed("\(name): \(why)") }
+        outputNames = header.classes
+        outputTypes = header.classes.enumerated().map { $0.offset == 0 ? nil : EventType(rawValue: $0.element) }
+        guard outputTypes.dropFirst().allSatisfy({ $0 != nil }) else { throw fail("unknown class name") }
+        featureCount = header.featureCount
+        windowFrames = header.windowFrames
+        windowHopFrames = header.windowHopFrames
+        logFloor = header.logFloor
+        guard featureCount > 0, windowFrames > 0, windowHopFrames > 0, windowHopFrames <= windowFrames else {
+            throw fail("invalid sizes")
+        }
+        layerSizes = [featureCount] + header.hidden + [header.classes.count]
+        var weights: [[Float]] = []
+        var biases: [[Float]] = []
+        for layer in 0..<(layerSizes.count - 1) {
+            weights.append(try file.tensor("dense\(layer).weight", count: layerSizes[layer + 1] * layerSizes[layer]))
+            biases.append(try file.tensor("dense\(layer).bias", count: layerSizes[layer + 1]))
+        }
+        self.weights = weights
+        self.biases = biases
+        featureMean = try file.tensor("featureMean", count: featureCount)
+        featureStd = try file.tensor("featureStd", count: featureCount)
+        guard featureStd.allSatisfy({ $0 > 0 && $0.isFinite }) else { throw fail("invalid standardisation") }
+        var on: [EventType: Float] = [:]
+        var off: [EventType: Float] = [:]
+        for type in outputTypes.compactMap({ $0 }) {
+            guard let onValue = header.onThreshold[type.rawValue], let offValue = header.offThreshold[type.rawValue],
+                offValue <= onValue, onValue > 0, onValue <= 1
+            else { throw fail("missing or invalid thresholds for \(type)") }
+            on[type] = onValue
+            off[type] = offValue
+        }
+        onThreshold = on
+        offThreshold = off
+        minDuration = header.minDurationSeconds
+        mergeGap = header.mergeGapSeconds
+        signatureMean = try file.tensor("signatureMean", count: featureCount)
+        let projection = try file.tensor("signatureProjection", count: header.signatureDim * featureCount)
+        let width = featureCount
+        signatureProjection = (0..<header.signatureDim).map { Array(projection[($0 * width)..<(($0 + 1) * width)]) }
+        referenceInput = try file.tensor("referenceInput", count: featureCount)
+        referenceOutput = try file.tensor("referenceOutput", count: header.classes.count)
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+
+/// The audio event engine of one session: classifies overlapping one-second windows of front-end frames
+/// (every half second), tracks each enabled event type with hysteresis, and reports per-batch probabilities,
+/// events that start and complete events that end (snoring with its signature).
+///
+/// Types the model has no output for (`digestive`: no training data) are never reported. The caller decides
+/// which types are enabled (licence features; movement only when no accelerometer is used). Not thread-safe:
+/// feed it from one task.
+final class EventDetector {
+    /// Seconds per front-end frame.
+    static let frameSeconds = 0.01
+
+    let model: EventClassifierModel
+    let enabledTypes: Set<EventType>
+    let sessionId: UUID
+    /// Called with every classified window: its first frame, its features and its probabilities (one per model
+    /// output). Used to export training features; nil in normal operation.
+    var windowObserver: ((_ start: Int64, _ features: [Float], _ probabilities: [Float]) -> Void)?
+    private let schedule: EventWindowSchedule
+    private let classifier: EventWindowClassifier
+    private var trackers: [Int: EventHysteresis] = [:]
+    private var signature: SnoreSignatureAccumulator
+    private let snoringOutput: Int?
+    private var melBuffer: [Float] = []
+    private var dbBuffer: [Float] = []
+    private var bufferFirstFrame: Int64 = 0
+    private var totalFrames: Int64 = 0
+    private var lastWindowStart: Int64?
+    private var origin: Date?
+    private var lastProbabilities: [Float]
+    private var pending = EventDetectorOutput(probabilities: [:], started: [], ended: [])
+    private var batchMaximum: [Float]?
+
+    /// Creates a detector.
+    ///
+    /// - Parameters:
+    ///   - model: The event model (see `EventClassifierModel.bundled()`).
+    ///   - enabledTypes: The types to report; others get probability 0 and no events.
+    ///   - sessionId: The session the events belong to.
+    ///   - melBandCount: Mel bands per front-end frame (64).
+    /// - Throws: `SleepCycleSdkError.modelIntegrityCheckFailed` when the model does not fit the front end.
+    init(model: EventClassifierModel, enabledTypes: Set<EventType>, sessionId: UUID, melBandCount: Int = 64) throws {
+        self.model = model
+        self.enabledTypes = enabledTypes
+        self.sessionId = sessionId
+        classifier = try EventWindowClassifier(model: model, melBandCount: melBandCount)
+        schedule = EventWindowSchedule(windowFrames: model.windowFrames, hopFrames: model.windowHopFrames)
+        signature = SnoreSignatureAccumulator(featureCount: model.featureCount)
+        lastProbabilities = [Float](repeating: 0, count: model.outputNames.count)
+        snoringOutput = model.outputTypes.firstIndex(of: .snoring)
+        for (index, type) in model.outputTypes.enumerated() {
+            guard let type, enabledTypes.contains(type), let on = model.onThreshold[type],
+                let off = model.offThreshold[type]
+            else { continue }
+            trackers[index] = EventHysteresis(onThreshold: on, offThreshold: off, minDuration: model.minDuration,
+                                              mergeGap: model.mergeGap)
+        }
+    }
+
+    /// Analyses one batch of audio.
+    ///
+    /// - Parameter batch: The next batch of the session (consecutive, no gap).
+    /// - Returns: Probabilities over the batch and the events that started and ended in it.
+    func process(_ batch: AudioBatch) -> EventDetectorOutput {
+        process(features: batch.features, batchStart: batch.startTime, firstSampleIndex: batch.firstSampleIndex)
+    }
+
+    /// Analyses the front-end frames of one batch.
+    ///
+    /// - Parameters:
+    ///   - features: The batch's frames (consecutive with the previous call's).
+    ///   - batchStart: Time of the batch's first sample.
+    ///   - firstSampleIndex: Index of that sample since the stream began.
+    /// - Returns: Probabilities over the batch and the events that started and ended in it.
+    func process(features: FeatureBlock, batchStart: Date, firstSampleIndex: Int64) -> EventDetectorOutput {
+        if origin == nil {
+            origin = batchStart.addingTimeInterval(-Double(firstSampleIndex) / Double(AudioBatch.sampleRate))
+        }
+        let bands = classifier.melBandCount
+        for frame in 0..<features.frameCount {
+            melBuffer.append(contentsOf: features.logMel[(frame * bands)..<((frame + 1) * bands)])
+            dbBuffer.append(features.dbfs[frame])
+            totalFrames += 1
+            if let start = schedule.windowEnding(atFrameCount: totalFrames) {
+                evaluateWindow(start: start, frames: model.windowFrames)
+            }
+        }
+        compactBuffers()
+        return takeOutput()
+    }
+
+    /// Classifies the tail of the stream not yet covered by a window and closes every open event.
+    ///
+    /// - Returns: The last probabilities and the events that ended at the end of the stream.
+    func finish() -> EventDetectorOutput {
+        if let last = schedule.finalWindow(totalFrames: totalFrames, lastStart: lastWindowStart) {
+            evaluateWindow(start: last.start, frames: last.frames)
+        }
+        for index in trackers.keys.sorted() {
+            if let span = trackers[index]?.finish() {
+                emitEnded(span, output: index)
+            }
+        }
+        return takeOutput()
+    }
+
+    // MARK: - Windows
+
+    private func evaluateWindow(start: Int64, frames: Int) {
+        let bands = classifier.melBandCount
+        let offset = Int(start - bufferFirstFrame)
+        melBuffer.withUnsafeBufferPointer { mel in
+            dbBuffer.withUnsafeBufferPointer { db in
+                classifier.classify(logMel: mel.baseAddress! + offset * bands, dbfs: db.baseAddress! + offset,
+                                    frames: frames)
+            }
+        }
+        lastWindowStart = start
+        let probabilities = classifier.probabilities
+        windowObserver?(start, classifier.features, probabilities)
+        lastProbabilities = probabilities
+        if var maximum = batchMaximum {
+            for index in maximum.indices { maximum[index] = max(maximum[index], probabilities[index]) }
+            batchMaximum = maximum
+        } else {
+            batchMaximum = probabilities
+        }
+        let centre = (Double(start) + Double(frames) / 2) * Self.frameSeconds
+        let half = Double(model.windowHopFrames) / 2 * Self.frameSeconds
+        for index in trackers.keys.sorted() {
+            guard let step = trackers[index]?.step(probability: probabilities[index], start: centre - half,
+                                                   end: centre + half)
+            else { continue }
+            if let ended = step.ended { emitEnded(ended, output: index) }
+            if let started = step.started, let type = model.outputTypes[index] {
+                pending.started.append(EventStartedInfo(type: type, startTime: date(started.start),
+                                                        probability: started.peakProbability))
+            }
+            if step.windowInEvent && index == snoringOutput { signature.add(classifier.features) }
+        }
+    }
+
+    private func emitEnded(_ span: EventHysteresis.Span, output index: Int) {
+        guard let type = model.outputTypes[index] else { return }
+        var snoreSignature: [Float]?
+        if index == snoringOutput {
+            snoreSignature = signature.signature(model: model)
+            signature.reset()
+        }
+        pending.ended.append(Event(type: type, interval: DateInterval(start: date(span.start), end: date(span.end)),
+                                   probability: Double(span.peakProbability), source: .audio, sessionId: sessionId,
+                                   signature: snoreSignature))
+    }
+
+    private func date(_ seconds: Double) -> Date {
+        (origin ?? Date(timeIntervalSince1970: 0)).addingTimeInterval(max(0, seconds))
+    }
+
+    private func takeOutput() -> EventDetectorOutput {
+        let values = batchMaximum ?? lastProbabilities
+        var probabilities: [EventType: Float] = [:]
+        for type in EventType.allCases { probabilities[type] = 0 }
+        for (index, type) in model.outputTypes.enumerated() {
+            if let type, enabledTypes.contains(type) { probabilities[type] = values[index] }
+        }
+        var output = pending
+        output.probabilities = probabilities
+        pending = EventDetectorOutput(probabilities: [:], started: [], ended: [])
+        batchMaximum = nil
+        return output
+    }
+
+    /// Keeps only the frames a later window can still need (the last window's length).
+    private func compactBuffers() {
+        let keep = Int64(model.windowFrames)
+        let held = totalFrames - bufferFirstFrame
+        guard held > 2 * keep else { return }
+        let drop = Int(held - keep)
+        melBuffer.removeFirst(drop * classifier.melBandCount)
+        dbBuffer.removeFirst(drop)
+        bufferFirstFrame += Int64(drop)
+    }
+}

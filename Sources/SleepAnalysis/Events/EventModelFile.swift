@@ -1,0 +1,92 @@
+import Foundation
+
+/// The JSON header of an events model file.
+struct EventModelHeader: Decodable {
+    /// One tensor's name and shape, in payload order.
+    struct Tensor: Decodable {
+        var name: String
+        var shape: [Int]
+    }
+
+    var classes: [String]
+    var featureCount: Int
+    var windowFrames: Int
+    var windowHopFrames: Int
+    var logFloor: Float
+    var hidden: [Int]
+    var onThreshold: [String: Float]
+    var offThreshold: [String: Float]
+    var minDurationSeconds: Double
+    var mergeGapSeconds: Double
+    var signatureDim: Int
+    var tensors: [Tensor]
+    var payloadBytes: Int
+    var payloadFNV1a64: String
+}
+
+/// A parsed, checksum-verified events model file: its header and its float32 tensors by name.
+struct EventModelFile {
+    let header: EventModelHeader
+    private let tensors: [String: [Float]]
+    private let name: String
+
+    /// Parses and verifies the bytes of a model file.
+    ///
+    /// - Throws: `SleepCycleSdkError.modelIntegrityCheckFailed` on a wrong magic or version, a truncated file,
+    ///   a malformed header or a checksum mismatch.
+    init(data: Data, name: String) throws {
+        self.name = name
+        func fail(_ why: String) -> SleepCycleSdkError { .modelIntegrityCheckFailed("\(name): \(why)") }
+        let bytes = [UInt8](data)
+        guard bytes.count >= 16, Array(bytes[0..<8]) == EventClassifierModel.magic else {
+            throw fail("not a model file")
+        }
+        let version = Self.uint32(bytes, at: 8)
+        guard version == EventClassifierModel.supportedVersion else { throw fail("unsupported version \(version)") }
+        let headerLength = Int(Self.uint32(bytes, at: 12))
+        guard bytes.count >= 16 + headerLength else { throw fail("truncated header") }
+        do {
+            header = try JSONDecoder().decode(EventModelHeader.self, from: Data(bytes[16..<(16 + headerLength)]))
+        } catch {
+            throw fail("malformed header")
+        }
+        let payload = bytes[(16 + headerLength)...]
+        guard payload.count == header.payloadBytes else {
+            throw fail("payload is \(payload.count) bytes, expected \(header.payloadBytes)")
+        }
+        guard String(format: "%016llx", Self.fnv1a64(payload)) == header.payloadFNV1a64 else {
+            throw fail("checksum mismatch")
+        }
+        var tensors: [String: [Float]] = [:]
+        var offset = payload.startIndex
+        for tensor in header.tensors {
+            let count = tensor.shape.reduce(1, *)
+            guard count >= 0, offset + 4 * count <= payload.endIndex else { throw fail("tensor table exceeds payload") }
+            tensors[tensor.name] = (0..<count).map { Float(bitPattern: Self.uint32(bytes, at: offset + 4 * $0)) }
+            offset += 4 * count
+        }
+        self.tensors = tensors
+    }
+
+    /// A tensor's values, checked for length and finiteness.
+    func tensor(_ tensorName: String, count: Int) throws -> [Float] {
+        guard let values = tensors[tensorName], values.count == count, values.allSatisfy(\.isFinite) else {
+            throw SleepCycleSdkError.modelIntegrityCheckFailed("\(name): tensor \(tensorName) missing or invalid")
+        }
+        return values
+    }
+
+    private static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+            | UInt32(bytes[offset + 3]) << 24
+    }
+
+    private static func fnv1a64(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// Detects events on both channels of a stereo source and gives each to the sleeper who made it.
+///
+/// Per one-second batch pair it runs one events engine per channel and measures stereo cues (GCC-PHAT time
+/// difference and level difference) on 64-ms frames. When an event closes on either channel, its cues over the
+/// event's interval (confidence-weighted median delay, energy level difference, each channel's detection
+/// strength) decide its owner through `StereoEventAssigner`. An event already given to a sleeper from the other
+/// channel's detection is not given twice. Owned by the pipeline thread.
+final class StereoEventArbiter {
+    /// Analysis frame of the stereo cues, in samples (64 ms at 16 kHz).
+    static let cueFrameLength = 1024
+    /// How long cues and probabilities are kept, in seconds: longer events are judged on their last part.
+    static let retention: TimeInterval = 300
+
+    private struct FrameCue {
+        var time: Date
+        var delay: Double
+        var confidence: Double
+        var primaryEnergy: Double
+        var secondaryEnergy: Double
+    }
+
+    private struct BatchProbabilities {
+        var interval: DateInterval
+        var primary: [EventType: Float]
+        var secondary: [EventType: Float]
+    }
+
+    private let assigner: StereoEventAssigner
+    private let engines: [any AudioEventsEngine]
+    private let analyzer: StereoAnalyzer
+    private var cues: [FrameCue] = []
+    private var probabilities: [BatchProbabilities] = []
+    private var delivered: [AnalysisChannel: [Event]] = [.primary: [], .secondary: []]
+    private var latest: [AnalysisChannel: EventDetectorOutput] = [:]
+    private var finished = false
+
+    /// Creates the arbiter with one events engine per channel (primary first).
+    ///
+    /// - Throws: the stereo analyser's set-up error.
+    init(config: ChannelSeparationConfig, primaryEngine: any AudioEventsEngine, secondaryEngine: any AudioEventsEngine)
+        throws
+    {
+        assigner = StereoEventAssigner(config: config)
+        engines = [primaryEngine, secondaryEngine]
+        let maximumDelay = max(config.microphoneSpacing / config.speedOfSound * 1.5, 0.001)
+        analyzer = try StereoAnalyzer(
+            sampleRate: Double(AudioBatch.sampleRate), frameSize: Self.cueFrameLength, hopSize: Self.cueFrameLength,
+            maxDelaySeconds: maximumDelay)
+    }
+
+    /// Analyses one batch of each channel; afterwards `update(for:)` tells each channel's session its events.
+    func process(primary: AudioBatch, secondary: AudioBatch) {
+        measureCues(primary, secondary)
+        let updates = [engines[0].process(primary), engines[1].process(secondary)]
+        probabilities.append(
+            BatchProbabilities(
+                interval: DateInterval(start: primary.startTime, end: primary.endTime),
+                primary: updates[0].probabilities, secondary: updates[1].probabilities))
+        forget(before: primary.endTime.addingTimeInterval(-Self.retention))
+        distribute(updates)
+    }
+
+    /// Closes the events still open on both channels; later calls change nothing.
+    func finish() {
+        guard !finished else { return }
+        finished = true
+        distribute([engines[0].finish(), engines[1].finish()])
+    }
+
+    /// What the latest batch (or `finish`) gave the session on `channel`.
+    func update(for channel: AnalysisChannel) -> EventDetectorOutput {
+        latest[channel] ?? EventDetectorOutput.empty
+    }
+
+    /// The cues of an event interval, for tests and diagnostics.
+    func cues(for type: EventType, over interval: DateInterval) -> EventStereoCues {
+        let inside = cues.filter { interval.contains($0.time) }
+        let strong = inside.filter { $0.confidence > 0 }
+        var result = EventStereoCues(
+            timeDifference: weightedMedian(strong.map { ($0.delay, $0.confidence) }),
+            correlationStrength: strong.isEmpty ? 0 : strong.map(\.confidence).reduce(0, +) / Double(strong.count),
+            levelDifference: nil, primaryProbability: 0, secondaryProbability: 0)
+        let primaryEnergy = inside.map(\.primaryEnergy).reduce(0, +)
+        let secondaryEnergy = inside.map(\.secondaryEnergy).reduce(0, +)
+        if primaryEnergy > 0 && secondaryEnergy > 0 {
+            result.levelDifference = 10 * log10(primaryEnergy / secondaryEnergy)
+        }
+        for batch in probabilities where batch.interval.intersects(interval) {
+            result.primaryProbability = max(result.primaryProbability, Double(batch.primary[type] ?? 0))
+            result.secondaryProbability = max(result.secondaryProbability, Double(batch.secondary[type] ?? 0))
+        }
+        return result
+    }
+
+    // MARK: - Internals
+
+    private func measureCues(_ primary: AudioBatch, _ secondary: AudioBatch) {
+        let length = min(primary.samples.count, secondary.samples.count)
+        let frames: [StereoCues]
+        do {
+            frames = try analyzer.process(
+                primary: Array(primary.samples[0..<length]), secondary: Array(secondary.samples[0..<length]))
+        } catch {
+            return
+        }
+        let rate = Double(AudioBatch.sampleRate)
+        for frame in frames {
+            // Frame i covers the cueFrameLength samples ending at sample (i + 1) * hop of the stream.
+            let end = Int64(frame.frameIndex + 1) * Int64(Self.cueFrameLength) - primary.firstSampleIndex
+            let start = max(0, Int(end) - Self.cueFrameLength)
+            let stop = min(length, Int(end))
+            guard start < stop else { continue }
+            let time = primary.startTime.addingTimeInterval(Double(start + stop) / 2 / rate)
+            cues.append(
+                FrameCue(
+                    time: time, delay: frame.delaySeconds, confidence: frame.confidence,
+                    primaryEnergy: energy(primary.samples[start..<stop]),
+                    secondaryEnergy: energy(secondary.samples[start..<stop])))
+        }
+    }
+
+    private func distribute(_ updates: [EventDetectorOutput]) {
+        var outputs: [AnalysisChannel: EventDetectorOutput] = [
+            .primary: EventDetectorOutput(probabilities: updates[0].probabilities, started: [], ended: []),
+            .secondary: EventDetectorOutput(probabilities: updates[1].probabilities, started: [], ended: []),
+        ]
+        for update in updates {
+            for event in update.ended {
+                let assignment = assigner.assign(event.type, cues: cues(for: event.type, over: event.interval))
+                for channel in AnalysisChannel.allCases where assignment.includes(channel) {
+                    guard !alreadyDelivered(event, to: channel) else { continue }
+                    delivered[channel, default: []].append(event)
+                    outputs[channel]?.ended.append(event)
+                }
+            }
+        }
+        latest = outputs
+    }
+
+    private func alreadyDelivered(_ event: Event, to channel: AnalysisChannel) -> Bool {
+        delivered[channel, default: []].contains { $0.type == event.type && $0.interval.intersects(event.interval) }
+    }
+
+    private func forget(before time: Date) {
+        if let keep = cues.firstIndex(where: { $0.time >= time }), keep > 0 { cues.removeFirst(keep) }
+        probabilities.removeAll { $0.interval.end < time }
+        for channel in AnalysisChannel.allCases { delivered[channel]?.removeAll { $0.interval.end < time } }
+    }
+
+    private func energy(_ samples: ArraySlice<Float>) -> Double {
+        samples.reduce(0) { $0 + Double($1) * Double($1) }
+    }
+
+    private func weightedMedian(_ values: [(value: Double, weight: Double)]) -> Double? {
+        let sorted = values.filter { $0.weight > 0 && $0.value.isFinite }.sorted { $0.value < $1.value }
+        let total = sorted.map(\.weight).reduce(0, +)
+        guard total > 0 else { return nil }
+        var running = 0.0
+        for item in sorted {
+            running += item.weight
+            if running >= total / 2 { return item.value }
+        }
+        return sorted.last?.value
+    }
+}
+
+/// An events engine for one channel's session that hands on what the arbiter assigned to that channel.
+final class ArbitratedEventsEngine: AudioEventsEngine {
+    private let arbiter: StereoEventArbiter
+    private let channel: AnalysisChannel
+
+    /// Creates the adapter for `channel`.
+    init(arbiter: StereoEventArbiter, channel: AnalysisChannel) {
+        self.arbiter = arbiter
+        self.channel = channel
+    }
+
+    func process(_ batch: AudioBatch) -> EventDetectorOutput { arbiter.update(for: channel) }
+
+    func finish() -> EventDetectorOutput {
+        arbiter.finish()
+        let update = arbiter.update(for: channel)
+        return EventDetectorOutput(probabilities: [:], started: [], ended: update.ended)
+    }
+}

@@ -1,0 +1,80 @@
+"""Shared definitions for the event-model tools: classes, the clip manifest, grouped folds."""
+import csv
+import os
+import numpy as np
+import soundfile as sf
+
+SAMPLE_RATE = 16000
+HOP = 160
+WINDOW_FRAMES = 100          # 1 s analysis window
+WINDOW_HOP_FRAMES = 50       # evaluated every 0.5 s
+MIN_CLIP_SECONDS = 1.0       # shorter clips are centred in zeros to this length (same rule as `evaluate events`)
+
+# Order = output index of the classifier. Index 0 is "none" (no event). `digestive` has no training data
+# (one burp clip) and so has no output: the engine reports probability 0 for it and never detects it.
+CLASSES = ["none", "movement", "snoring", "talking", "coughing", "bird", "cat", "dog", "fart", "music",
+           "sneeze", "throatClearing", "traffic", "water", "wind"]
+NEGATIVE_CLASSES = {"breathing", "other"}
+UNTRAINED_TYPES = {"digestive"}
+# Sources recorded at 8 kHz (cat meows, spoken digits): everything else is band-limited at random in training.
+NARROWBAND_GROUP_PREFIXES = ("cat", "fsdd")
+
+
+def class_index(label):
+    """Classifier output index of a manifest class (negatives map to none, untrained types to None)."""
+    if label in NEGATIVE_CLASSES:
+        return 0
+    if label in UNTRAINED_TYPES:
+        return None
+    return CLASSES.index(label)
+
+
+def read_manifest(path):
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def load_clip(root, row):
+    audio, rate = sf.read(os.path.join(root, row["file"]), dtype="float32", always_2d=True)
+    audio = audio.mean(axis=1)
+    if rate != SAMPLE_RATE:
+        raise ValueError(f"{row['file']}: {rate} Hz, expected {SAMPLE_RATE}")
+    return audio
+
+
+def pad_short(audio):
+    """Centre a clip shorter than MIN_CLIP_SECONDS in zeros (the evaluate command does the same)."""
+    need = int(MIN_CLIP_SECONDS * SAMPLE_RATE)
+    if len(audio) >= need:
+        return audio
+    left = (need - len(audio)) // 2
+    return np.concatenate([np.zeros(left, np.float32), audio, np.zeros(need - len(audio) - left, np.float32)])
+
+
+def is_narrowband(row):
+    return row["group"].startswith(NARROWBAND_GROUP_PREFIXES)
+
+
+def grouped_folds(rows, n_folds=5, seed=0):
+    """Fold index per row: every group on one side, classes spread evenly (greedy by group size)."""
+    rng = np.random.default_rng(seed)
+    groups = {}
+    for i, row in enumerate(rows):
+        groups.setdefault((row["class"], row["group"]), []).append(i)
+    # A group name shared across classes must still stay in one fold.
+    by_group = {}
+    for (cls, grp), idx in groups.items():
+        by_group.setdefault(grp, []).extend(idx)
+    per_class_load = {}
+    fold_of_group = {}
+    items = list(by_group.items())
+    rng.shuffle(items)
+    items.sort(key=lambda kv: -len(kv[1]))
+    for grp, idx in items:
+        cls = rows[idx[0]]["class"]
+        load = per_class_load.setdefault(cls, np.zeros(n_folds))
+        fold = int(np.argmin(load + rng.random(n_folds) * 1e-3))
+        fold_of_group[grp] = fold
+        for i in idx:
+            per_class_load.setdefault(rows[i]["class"], np.zeros(n_folds))[fold] += 1
+    return np.array([fold_of_group[row["group"]] for row in rows])

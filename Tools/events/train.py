@@ -1,0 +1,186 @@
+"""Train the event classifier on exported window features, measure it with grouped cross-validation, and
+write the model file (Models/events.bin) with a reference input/output for the C inference check.
+
+Clip-level scoring follows `sleepanalysis evaluate events`: a clip's label is the detected type with the
+highest probability (a type is detected when one window's probability reaches its on-threshold), or none."""
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+from sklearn.neural_network import MLPClassifier
+
+import eventdata as ed
+import modelfile
+import signature as sig
+
+C = len(ed.CLASSES)
+
+
+def fit(X, y, seed, hidden, epochs):
+    mean = X.mean(axis=0)
+    std = X.std(axis=0) + 1e-6
+    Z = (X - mean) / std
+    counts = np.bincount(y, minlength=C).astype(float)
+    w = (counts.sum() / np.maximum(counts, 1) / C) ** 0.5
+    clf = MLPClassifier(hidden_layer_sizes=hidden, alpha=1e-3, batch_size=256, learning_rate_init=1e-3,
+                        max_iter=epochs, random_state=seed, shuffle=True, tol=1e-5, n_iter_no_change=epochs)
+    clf.fit(Z, y, sample_weight=w[y])
+    return clf, mean, std
+
+
+def predict(model, X):
+    clf, mean, std = model
+    P = np.zeros((len(X), C))
+    P[:, clf.classes_] = clf.predict_proba((X - mean) / std)
+    return P
+
+
+def clip_labels(P, clip, thresholds):
+    """Per clip: the class whose best window reaches its threshold with the highest probability, else 0."""
+    out = {}
+    for c_id in np.unique(clip):
+        best = P[clip == c_id].max(axis=0)
+        ok = [c for c in range(1, C) if best[c] >= thresholds[c]]
+        out[int(c_id)] = max(ok, key=lambda c: best[c]) if ok else 0
+    return out
+
+
+def scores(truth, pred, classes):
+    """Precision/recall/F1 over event classes present in truth (none counts as a miss / false alarm)."""
+    res = {}
+    for c in classes:
+        tp = sum(1 for k in truth if truth[k] == c and pred[k] == c)
+        fp = sum(1 for k in truth if truth[k] != c and pred[k] == c)
+        fn = sum(1 for k in truth if truth[k] == c and pred[k] != c)
+        p = tp / (tp + fp) if tp + fp else 0.0
+        r = tp / (tp + fn) if tp + fn else 0.0
+        f = 2 * p * r / (p + r) if p + r else 0.0
+        res[ed.CLASSES[c]] = {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4),
+                              "support": tp + fn}
+    return res
+
+
+def report(truth, pred):
+    present = sorted({c for c in truth.values() if c > 0})
+    per = scores(truth, pred, present)
+    macro = float(np.mean([v["f1"] for v in per.values()]))
+    conf = {}
+    for k in truth:
+        t, p = ed.CLASSES[truth[k]], ed.CLASSES[pred[k]]
+        conf.setdefault(t, {}).setdefault(p, 0)
+        conf[t][p] += 1
+    return {"macroF1": round(macro, 4), "classes": per, "confusion": conf}
+
+
+def export(path, model, X, y, clip, kind, rows, hidden, threshold):
+    """Write a model file: network, standardisation, thresholds, signature projection and a reference pair.
+    The signature projection is fitted on the clean clips of the rows given (training rows only)."""
+    clf, mean, std = model
+    tr = y >= 0
+    proj, sig_mean = sig.fit_projection(X, clip, rows, mean, std, kind)
+    ref_in = X[tr][:1].astype(np.float32)
+    ref_out = predict(model, ref_in)[0].astype(np.float32)
+    tensors = [("featureMean", mean), ("featureStd", std)]
+    for i, (W, b) in enumerate(zip(clf.coefs_, clf.intercepts_)):
+        tensors += [(f"dense{i}.weight", W.T), (f"dense{i}.bias", b)]
+    assert list(clf.classes_) == list(range(C)), clf.classes_
+    tensors += [("signatureMean", sig_mean), ("signatureProjection", proj),
+                ("referenceInput", ref_in[0]), ("referenceOutput", ref_out)]
+    header = {
+        "name": "events", "featureVersion": 1, "classes": ed.CLASSES, "featureCount": int(X.shape[1]),
+        "windowFrames": ed.WINDOW_FRAMES, "windowHopFrames": ed.WINDOW_HOP_FRAMES,
+        "logFloor": -18.0, "hidden": list(hidden), "activation": "relu", "output": "softmax",
+        "onThreshold": {c: threshold for c in ed.CLASSES[1:]},
+        "offThreshold": {c: round(threshold * 0.6, 3) for c in ed.CLASSES[1:]},
+        "minDurationSeconds": 0.5, "mergeGapSeconds": 1.0, "signatureDim": int(proj.shape[0]),
+    }
+    modelfile.write(path, header, tensors)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--manifest", required=True)
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--cv", action="store_true", help="run grouped cross-validation and write --figures")
+    ap.add_argument("--figures", default=None)
+    ap.add_argument("--out", default=None, help="write the final model file here")
+    ap.add_argument("--hidden", default="128,64")
+    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--threshold", type=float, default=0.5)
+    ap.add_argument("--fold-models", default=None,
+                    help="also write each fold's model and its held-out manifest here (fold<k>.bin, fold<k>.tsv)")
+    args = ap.parse_args()
+    hidden = tuple(int(v) for v in args.hidden.split(","))
+    d = np.load(args.data)
+    X, y, clip, kind, item = d["X"], d["y"], d["clip"], d["kind"], d["item"]
+    rows = ed.read_manifest(args.manifest)
+    fold_of_row = ed.grouped_folds(rows, args.folds)
+    rng = np.random.default_rng(0)
+    bg_fold = {c: int(rng.integers(args.folds)) for c in np.unique(clip[clip < 0])}
+    fold = np.array([fold_of_row[c] if c >= 0 else bg_fold[c] for c in clip])
+    thresholds = np.full(C, args.threshold)
+    figures = {}
+    if args.cv:
+        truth_clean, pred_clean, truth_aug, pred_aug = {}, {}, {}, {}
+        bl_total = bl_false = bg_total = bg_false = 0
+        for f in range(args.folds):
+            t0 = time.time()
+            tr = (fold != f) & (y >= 0)
+            model = fit(X[tr], y[tr], f, hidden, args.epochs)
+            if args.fold_models:
+                os.makedirs(args.fold_models, exist_ok=True)
+                keep = fold != f
+                export(os.path.join(args.fold_models, f"fold{f}.bin"), model, X[keep], y[keep], clip[keep],
+                       kind[keep], rows, hidden, args.threshold)
+                with open(os.path.join(args.fold_models, f"fold{f}.tsv"), "w") as fh:
+                    fh.write("\t".join(rows[0].keys()) + "\n")
+                    for r_i, row in enumerate(rows):
+                        if fold_of_row[r_i] == f:
+                            fh.write("\t".join(row.values()) + "\n")
+            te = fold == f
+            P = predict(model, X[te])
+            for k_kind, tdict, pdict in ((0, truth_clean, pred_clean), (1, truth_aug, pred_aug)):
+                sel = kind[te] == k_kind
+                lab = clip_labels(P[sel], item[te][sel], thresholds)
+                clip_of_item = dict(zip(item[te][sel], clip[te][sel]))
+                for it, p in lab.items():
+                    row = rows[clip_of_item[it]]
+                    ci = ed.class_index(row["class"])
+                    if ci is None:
+                        continue
+                    tdict[it] = ci
+                    pdict[it] = p
+            sel = kind[te] == 2
+            lab = clip_labels(P[sel], item[te][sel], thresholds)
+            bl_total += len(lab)
+            bl_false += sum(1 for v in lab.values() if v != 0)
+            sel = kind[te] == 3
+            lab = clip_labels(P[sel], item[te][sel], thresholds)
+            bg_total += len(lab)
+            bg_false += sum(1 for v in lab.values() if v != 0)
+            print(f"fold {f}: {time.time() - t0:.0f} s", file=sys.stderr)
+        figures["heldOutClean"] = report(truth_clean, pred_clean)
+        figures["heldOutBedroomMix"] = report(truth_aug, pred_aug)
+        figures["bandLimitedNegativesFalseAlarmRate"] = round(bl_false / max(bl_total, 1), 4)
+        figures["bandLimitedNegatives"] = bl_total
+        figures["roomToneScenesFalseAlarmRate"] = round(bg_false / max(bg_total, 1), 4)
+        figures["roomToneScenes"] = bg_total
+        figures["threshold"] = args.threshold
+        figures["folds"] = args.folds
+        print(json.dumps({k: (v["macroF1"], v["classes"].get("snoring", {}).get("f1"))
+                          if isinstance(v, dict) else v for k, v in figures.items()}), file=sys.stderr)
+        if args.figures:
+            with open(args.figures, "w") as fh:
+                json.dump(figures, fh, indent=1, sort_keys=True)
+    if args.out:
+        tr = y >= 0
+        model = fit(X[tr], y[tr], 0, hidden, args.epochs)
+        export(args.out, model, X, y, clip, kind, rows, hidden, args.threshold)
+        print(f"wrote {args.out}", file=sys.stderr)
+
+if __name__ == "__main__":
+    main()
