@@ -18,7 +18,7 @@ final class SplCommandTests: XCTestCase {
     /// Writes a 1 kHz tone of `amplitude` (2 s, mono or the same tone on both channels).
     private func writeTone(amplitude: Double, sampleRate: Int, channels: Int) throws -> URL {
         let url = directory.appendingPathComponent("tone-\(sampleRate)-\(channels).wav")
-        let writer = try AudioFileWriter(url: url, format: .wav, sampleRate: sampleRate, channelCount: channels)
+        let writer = try AudioFileWriter(url: url, sampleRate: sampleRate, channelCount: channels, format: .wav16)
         let tone = TestSignals.sine(
             frequency: 1_000, amplitude: amplitude, sampleRate: Double(sampleRate), count: 2 * sampleRate)
         try writer.write(channels == 1 ? tone : tone.flatMap { [$0, $0] })
