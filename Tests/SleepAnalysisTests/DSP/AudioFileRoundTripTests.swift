@@ -2,8 +2,9 @@ import XCTest
 
 @testable import SleepAnalysis
 
-/// `AudioFileWriter` → `AudioFileReader`: 16-bit values survive exactly (the reader's integer fast path scales by
-/// 1/32768, as libsndfile's float conversion does), in WAV and FLAC, mono and stereo.
+/// `AudioFileWriter` → `AudioFileReader` in 16-bit WAV and FLAC, mono and stereo: libsndfile writes floats as
+/// round(x · 32767) and reads integers as n / 32768 (the reader's integer fast path does the same), so the values
+/// read back are exactly those.
 final class AudioFileRoundTripTests: XCTestCase {
     func test_pcm16_values_round_trip_exactly_in_wav_and_flac() throws {
         let values: [Float] = [-32_768, -32_767, -1, 0, 1, 12_345, 32_767].map { $0 / 32_768 }
@@ -18,7 +19,8 @@ final class AudioFileRoundTripTests: XCTestCase {
                 try writer.close()
                 let reader = try AudioFileReader(url: url)
                 XCTAssertEqual(reader.channelCount, channels)
-                XCTAssertEqual(try reader.read(maxFrames: 100), samples, "\(suffix) \(channels) ch")
+                let expected = samples.map { ($0 * 32_767).rounded(.toNearestOrEven) / 32_768 }
+                XCTAssertEqual(try reader.read(maxFrames: 100), expected, "\(suffix) \(channels) ch")
                 XCTAssertNil(try reader.read(maxFrames: 100))
             }
         }
