@@ -2,10 +2,14 @@
 //
 // swift run -c release sleepanalysis-bench [--hours 8] [--rates 16000,44100] [--format wav|flac]
 //                                          [--input FILE] [--dir /tmp] [--stages read,resample,frontEnd]
-//                                          [--block FRAMES]
-//                                          [--regenerate]
+//                                          [--block FRAMES] [--regenerate] [--accelerometer CSV]
+// swift run -c release sleepanalysis-bench events [--hours 1]   (the audio events engine)
 import Foundation
 @_spi(Benchmark) import SleepAnalysis
+
+if CommandLine.arguments.dropFirst().first == "events" {
+    exit(EventsBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 
 struct Options {
     var hours = 8.0
@@ -18,13 +22,14 @@ struct Options {
     /// Frames per read: blocks of 16 Ki frames stay under glibc's mmap threshold (128 KiB); larger blocks are
     /// mapped and unmapped on every read and the page faults cost more than the front end.
     var blockFrames = 16_384
+    var accelerometer: URL?
 }
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("sleepanalysis-bench: \(message)\n".utf8))
     FileHandle.standardError.write(Data("""
         usage: sleepanalysis-bench [--hours N] [--rates R1,R2] [--format wav|flac] [--input FILE] [--dir DIR] \
-        [--stages read,resample,frontEnd] [--block FRAMES] [--regenerate]
+        [--stages read,resample,frontEnd] [--block FRAMES] [--regenerate] [--accelerometer CSV]
 
         """.utf8))
     exit(64)
@@ -59,6 +64,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             options.blockFrames = frames
         case "--input": options.input = URL(fileURLWithPath: value)
         case "--dir": options.directory = URL(fileURLWithPath: value)
+        case "--accelerometer": options.accelerometer = URL(fileURLWithPath: value)
         default: fail("unknown option \(name)")
         }
     }
@@ -141,6 +147,30 @@ for file in files {
             fail("\(file.path): \(error)")
         }
     }
+}
+
+// The file data source's replay (read, chunk, deliver to a counting sink), as fast as possible.
+for file in files {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let cpuStart = cpuSeconds()
+    let outcome = await Task { try await FileReplayRun.run(file: file) }.result
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let cpu = cpuSeconds() - cpuStart
+    guard case .success(let summary) = outcome else { fail("\(file.path): replay failed: \(outcome)") }
+    rows.append(Row(
+        file: file.lastPathComponent, inputSampleRate: summary.sampleRate, audioHours: summary.audioDuration / 3600,
+        stage: "replay", wallSeconds: wall, cpuSeconds: cpu, realTimeFactor: summary.audioDuration / wall,
+        cpuRealTimeFactor: summary.audioDuration / cpu))
+}
+
+// The accelerometer CSV reader (parse, check, deliver), as fast as possible.
+if let accelerometer = options.accelerometer {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let outcome = await Task { try await FileReplayRun.run(file: nil, accelerometer: accelerometer) }.result
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    guard case .success(let summary) = outcome else { fail("\(accelerometer.path): replay failed: \(outcome)") }
+    print(String(format: "accelerometer CSV: %d rows in %.2f s (%.0f rows/s)", summary.accelerometerRows, seconds,
+                 Double(summary.accelerometerRows) / seconds))
 }
 
 let peak = peakMemoryMiB()

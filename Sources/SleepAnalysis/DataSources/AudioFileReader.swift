@@ -32,7 +32,8 @@ final class AudioFileReader {
         }
         if let cut = WAVTruncationCheck.truncation(of: url) {
             throw SleepCycleSdkError.invalidInput(
-                "\(url.path): truncated: the header announces \(cut.declaredBytes) bytes of audio, \(cut.presentBytes) are present")
+                "\(url.path): truncated: the header announces \(cut.declaredBytes) bytes of audio, "
+                    + "\(cut.presentBytes) are present")
         }
         var info = SF_INFO()
         guard let handle = sf_open(url.path, Int32(SFM_READ), &info) else {
@@ -72,7 +73,8 @@ final class AudioFileReader {
         let errorCode = sf_error(handle)
         if errorCode != 0 {
             throw SleepCycleSdkError.invalidInput(
-                "\(url.path): decoding failed after \(framesRead) frames (\(String(cString: sf_error_number(errorCode))))")
+                "\(url.path): decoding failed after \(framesRead) frames (\(String(cString: sf_error_number(errorCode))))"
+            )
         }
         if got <= 0 {
             if framesRead < frameCount {
