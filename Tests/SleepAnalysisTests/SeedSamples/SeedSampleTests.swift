@@ -334,7 +334,55 @@ final class SeedSampleTests: SDKTestCase {
         XCTAssertEqual(state, .initialized)
     }
 
+    // MARK: - Microphone samples without a sound card
+
+    @MainActor
+    func test_seedSamples_on_the_microphone_fail_with_dataSourceFailure_without_a_sound_card() async throws {
+        guard !FileManager.default.fileExists(atPath: "/dev/snd") else {
+            throw XCTSkip("this machine has a sound card: the microphone samples would record from it")
+        }
+        let app = SeedSampleApp(apiKey: licence.apiKey)
+        await app.initializeInTask().value
+
+        await app.startAnalysisOnMicrophone().value
+        let printed = try XCTUnwrap(app.transcript.last)
+        XCTAssertTrue(printed.hasPrefix("Failed to start analysis: Data source failure: "), printed)
+        try await assertDataSourceFailure { try await app.startAnalysisWithAudioListener() }
+        try await assertDataSourceFailure { try await app.startAnalysisWithAudioClips() }
+        try await assertDataSourceFailure { try await app.startStereoMicrophone() }
+        if SleepCycleSdk.isFeatureEnabled(\.smartAlarm) {
+            try await assertDataSourceFailure {
+                try await app.startAnalysisWithSmartAlarm(windowStart: self.nightStart, windowEnd: self.nightStart + 600)
+            }
+        }
+        let state = await app.readCurrentState()
+        XCTAssertEqual(state, .initialized)
+        let resumable = await SleepCycleSdk.isResumePossible()
+        XCTAssertFalse(resumable, "a session that never started leaves nothing to resume")
+
+        // The SDK is still usable: a recorded night runs.
+        let audio = try writeNoiseFile(seconds: 5, sampleRate: 16_000)
+        let source = SleepCycleSdk.createFileDataSource(audio: audio, accelerometer: nil, startTime: nightStart)
+        try await SleepCycleSdk.startAnalysis(config: SleepAnalysisConfig(useAudio: true), using: source)
+        await source.waitUntilFinished()
+        let result = try await SleepCycleSdk.stopAnalysis()
+        XCTAssertEqual(result.endTime.timeIntervalSince(nightStart), 5, accuracy: 0.05)
+    }
+
     // MARK: - Helpers
+
+    /// Runs `body` and checks that it throws `SleepCycleSdkError.dataSourceFailure`.
+    @MainActor
+    private func assertDataSourceFailure(
+        _ body: () async throws -> Void, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        do {
+            try await body()
+            XCTFail("expected dataSourceFailure", file: file, line: line)
+        } catch let error as SleepCycleSdkError {
+            guard case .dataSourceFailure = error else { return XCTFail("got \(error)", file: file, line: line) }
+        }
+    }
 
     private static let audioHealthNotWired =
         "the pipeline does not produce audio health yet (AnalysisResult.audioStatistics is nil): the SPEC requires it"
