@@ -11,7 +11,7 @@ import XCTest
 /// the `using:` argument the API adds.
 final class SeedSampleTests: SDKTestCase {
     private var licence: (apiKey: String, trustedKey: String)!
-    private var savedEnvironment: [String: String?] = [:]
+    private let environment = ScopedEnvironment()
 
     /// The night every test replays starts here (2027-01-15 08:00 UTC).
     private let nightStart = Date(timeIntervalSince1970: 1_800_000_000)
@@ -20,25 +20,13 @@ final class SeedSampleTests: SDKTestCase {
         try await super.setUp()
         let features = try await SeedSampleLicence.widestFeatures(storage: storage.url)
         licence = try TestLicenses.make(features: features, subject: "seed samples")
-        setEnvironment("XDG_STATE_HOME", storage.url.appendingPathComponent("xdg-state").path)
-        setEnvironment("XDG_DATA_HOME", storage.url.appendingPathComponent("xdg-data").path)
-        setEnvironment("SLEEPANALYSIS_TRUSTED_KEYS", licence.trustedKey)
+        environment.isolateSDK(in: storage.url, trusting: licence.trustedKey)
     }
 
     override func tearDown() async throws {
         await SleepCycleSdk.deinitialize()
-        for (name, value) in savedEnvironment {
-            if let value { setenv(name, value, 1) } else { unsetenv(name) }
-        }
-        savedEnvironment = [:]
+        environment.restore()
         try await super.tearDown()
-    }
-
-    private func setEnvironment(_ name: String, _ value: String) {
-        if savedEnvironment[name] == nil {
-            savedEnvironment[name] = .some(ProcessInfo.processInfo.environment[name])
-        }
-        setenv(name, value, 1)
     }
 
     // MARK: - Set-up and life cycle
