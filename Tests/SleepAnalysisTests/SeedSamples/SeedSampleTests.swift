@@ -119,6 +119,16 @@ final class SeedSampleTests: SDKTestCase {
         XCTAssertEqual(result.endTime.timeIntervalSince(nightStart), seconds, accuracy: 0.05)
         let dataSourceError = await SleepCycleSdk.dataSourceError
         XCTAssertNil(dataSourceError)
+        // The accelerometer sways at 3 rad/s, a breathing-like 28.6 breaths per minute.
+        XCTAssertFalse(result.breathingRates.isEmpty)
+        for rate in result.breathingRates {
+            XCTAssertEqual(rate.bpm, 60 * 3 / (2 * Double.pi), accuracy: 0.5)
+            XCTAssertEqual(rate.sessionId, sessionId)
+        }
+        // The two-second jolt at 70 s is a movement, felt by the accelerometer.
+        let movement = result.events.first { $0.type == .movement && $0.source == .accelerometer }
+        XCTAssertEqual(
+            movement?.interval.start.timeIntervalSince(nightStart) ?? -1, 70, accuracy: 2, "\(result.events)")
         for event in result.events {
             XCTAssertEqual(event.sessionId, sessionId)
             XCTAssertTrue(DateInterval(start: nightStart, end: result.endTime).contains(event.interval.start))
@@ -152,13 +162,17 @@ final class SeedSampleTests: SDKTestCase {
 
         // The stream samples printed what the night produced.
         let epochs = features.realTimeSleepStaging ? Int(seconds / 30) : 0
-        let staged = await waitFor { app.transcript.filter { $0.hasPrefix("Deep sleep probability: ") }.count >= epochs }
+        let staged = await waitFor {
+            app.transcript.filter { $0.hasPrefix("Deep sleep probability: ") }.count >= epochs
+        }
         XCTAssertTrue(staged, "one real-time prediction per epoch: \(app.transcript)")
         let rang = await waitFor { app.alarmRings == (features.smartAlarm ? 1 : 0) }
         XCTAssertTrue(rang, "the alarm rings once, inside its window: \(app.transcript)")
         if features.smartAlarm {
             XCTAssertEqual(app.transcript.first { $0.hasPrefix("Smart alarm") }, "Smart alarm armed")
         }
+        let dispatched = await waitFor { app.handledEvents.contains { $0.handler == "movement" } }
+        XCTAssertTrue(dispatched, "the event-stream sample dispatched the movement to handleMovement")
         for (_, event) in app.handledEvents { XCTAssertEqual(event.sessionId, sessionId) }
 
         // The sleep-score sample, on this night with no history.
@@ -186,7 +200,8 @@ final class SeedSampleTests: SDKTestCase {
         await app.initializeInTask().value
         let audio = try writeNoiseFile(seconds: 20, sampleRate: 16_000)
         let source = SleepCycleSdk.createFileDataSource(audio: audio, accelerometer: nil, startTime: nightStart)
-        let sessionId = try await SleepCycleSdk.startAnalysis(config: SleepAnalysisConfig(useAudio: true), using: source)
+        let sessionId = try await SleepCycleSdk.startAnalysis(
+            config: SleepAnalysisConfig(useAudio: true), using: source)
         await source.waitUntilFinished()
 
         await app.stopAndPrintResult().value
@@ -233,7 +248,8 @@ final class SeedSampleTests: SDKTestCase {
             audio: audio, accelerometer: nil, startTime: nightStart, pace: .speed(40))
         try await SleepCycleSdk.startAnalysis(
             config: SleepAnalysisConfig(useAudio: true), using: second,
-            smartAlarmConfig: SmartAlarmConfig(wakeupWindow: DateInterval(start: nightStart + 40, end: nightStart + 50)))
+            smartAlarmConfig: SmartAlarmConfig(
+                wakeupWindow: DateInterval(start: nightStart + 40, end: nightStart + 50)))
         try await app.cancelSmartAlarm()
         await second.waitUntilFinished()
         _ = try await SleepCycleSdk.stopAnalysis()
@@ -340,7 +356,8 @@ final class SeedSampleTests: SDKTestCase {
         try await assertDataSourceFailure { try await app.startStereoMicrophone() }
         if SleepCycleSdk.isFeatureEnabled(\.smartAlarm) {
             try await assertDataSourceFailure {
-                try await app.startAnalysisWithSmartAlarm(windowStart: self.nightStart, windowEnd: self.nightStart + 600)
+                try await app.startAnalysisWithSmartAlarm(
+                    windowStart: self.nightStart, windowEnd: self.nightStart + 600)
             }
         }
         let state = await app.readCurrentState()
@@ -393,8 +410,8 @@ final class SeedSampleTests: SDKTestCase {
         return features
     }
 
-    /// Writes an accelerometer CSV (`timestamp,x,y,z`, seconds from the start, in g) at 10 Hz: still, with a
-    /// two-second movement at `movementAt`.
+    /// Writes an accelerometer CSV (`timestamp,x,y,z`, seconds from the start, in g) at 10 Hz: a faint sway at
+    /// 3 rad/s (like breathing at 28.6 per minute), with a two-second movement at `movementAt`.
     private func writeAccelerometerFile(seconds: Double, movementAt: Double) throws -> URL {
         var lines = ["# units: g", "timestamp,x,y,z"]
         for index in 0..<Int(seconds * 10) {
