@@ -185,7 +185,7 @@ final class SeedSampleTests: SDKTestCase {
         XCTAssertTrue(app.transcript.contains { $0.hasPrefix("Sleep score: ") })
 
         // Audio health covers the session and was streamed.
-        let health = try audioHealthIntervals(of: result)
+        let health = try XCTUnwrap(result.audioStatistics?.healthIntervals)
         XCTAssertEqual(health.first?.interval.start, nightStart)
         XCTAssertEqual(health.last?.interval.end, result.endTime)
         let healthy = await waitFor { app.transcript.contains("Audio input healthy") }
@@ -214,7 +214,6 @@ final class SeedSampleTests: SDKTestCase {
             app.transcript.last, "Failed to stop analysis: \(SleepCycleSdkError.analysisNotActive)")
 
         // A steady noise floor with a tone is a healthy input from start to end.
-        if healthLines.isEmpty { throw XCTSkip(Self.audioHealthNotWired) }
         XCTAssertEqual(healthLines.count, 1, "\(healthLines)")
         XCTAssertEqual(healthLines.first?.hasPrefix("Audio healthy: "), true, "\(healthLines)")
     }
@@ -387,15 +386,6 @@ final class SeedSampleTests: SDKTestCase {
         } catch let error as SleepCycleSdkError {
             guard case .dataSourceFailure = error else { return XCTFail("got \(error)", file: file, line: line) }
         }
-    }
-
-    private static let audioHealthNotWired =
-        "the pipeline does not produce audio health yet (AnalysisResult.audioStatistics is nil): the SPEC requires it"
-
-    /// The result's audio health intervals; skips (saying why) while the pipeline has no audio-health engine.
-    private func audioHealthIntervals(of result: AnalysisResult) throws -> [AudioHealthInterval] {
-        guard let statistics = result.audioStatistics else { throw XCTSkip(Self.audioHealthNotWired) }
-        return statistics.healthIntervals
     }
 
     /// The features the initialize sample printed, parsed back from the licence the test issued.
