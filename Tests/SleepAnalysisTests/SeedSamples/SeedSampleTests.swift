@@ -419,7 +419,7 @@ final class SeedSampleTests: SDKTestCase {
     /// stream delivers only what is published after its subscription.
     @MainActor
     private func letObserversSubscribe() async {
-        try? await Task.sleep(nanoseconds: 300_000_000)
+        try? await Task.sleep(nanoseconds: 500_000_000)
     }
 
     /// Polls `condition` on the main actor until it holds or `timeout` seconds pass.
