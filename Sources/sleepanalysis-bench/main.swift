@@ -146,13 +146,12 @@ for file in files {
     let start = DispatchTime.now().uptimeNanoseconds
     let cpuStart = cpuSeconds()
     let outcome = await Task { try await FileReplayRun.run(file: file) }.result
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let cpu = cpuSeconds() - cpuStart
     guard case .success(let summary) = outcome else { fail("\(file.path): replay failed: \(outcome)") }
-    let rate = rows.first { $0.file == file.lastPathComponent }?.inputSampleRate ?? 0
     rows.append(Row(
-        file: file.lastPathComponent, inputSampleRate: rate, audioHours: summary.audioDuration / 3600,
-        stage: "replay", wallSeconds: seconds, cpuSeconds: cpu, realTimeFactor: summary.audioDuration / seconds,
+        file: file.lastPathComponent, inputSampleRate: summary.sampleRate, audioHours: summary.audioDuration / 3600,
+        stage: "replay", wallSeconds: wall, cpuSeconds: cpu, realTimeFactor: summary.audioDuration / wall,
         cpuRealTimeFactor: summary.audioDuration / cpu))
 }
 
