@@ -23,6 +23,8 @@ public actor SleepCycleSdk {
     var channelSeparation: ChannelSeparationConfig?
     /// Sessions running on the pipeline.
     var activeSessions: [UUID: ActiveSession] = [:]
+    /// The directories of the last `initialize`, so `clear()` after `deinitialize()` still finds them.
+    var lastLocations: StorageLocations?
     /// The error the last data source ended with, if any.
     var lastSourceError: SleepCycleSdkError?
 
