@@ -27,6 +27,7 @@ public final class AudioFileOutput: @unchecked Sendable {
 
     /// Appends samples (−1...1).
     ///
+    /// - Parameter samples: Mono samples at the file's rate.
     /// - Throws: `SleepCycleSdkError.storageFailure` when the write fails.
     public func write(_ samples: [Float]) throws { try writer.write(samples) }
 

@@ -446,8 +446,13 @@ enum SeedSampleLicence {
     }
 
     /// Every feature whose bundled model this build ships: `.all` once `Models/` holds the event and staging
-    /// models. Found by initializing with narrower licences until one succeeds.
+    /// models. Found once per test run (see `probe`).
     static func widestFeatures(storage: URL) async throws -> SleepAnalysisFeatures {
+        try await ProbeCache.shared.features { try await probe(storage: storage) }
+    }
+
+    /// Initializes with narrower and narrower licences until one succeeds, then clears the SDK.
+    private static func probe(storage: URL) async throws -> SleepAnalysisFeatures {
         var lastError: (any Error)?
         for dropped in [[], eventFeatures, stagingFeatures, eventFeatures + stagingFeatures] {
             var features = SleepAnalysisFeatures.all
@@ -478,5 +483,19 @@ enum SeedSampleLicence {
         case "extendedAudioEvents": \.extendedAudioEvents
         default: nil
         }
+    }
+}
+
+/// Remembers the probed features, so only the first test pays for the probe.
+private actor ProbeCache {
+    static let shared = ProbeCache()
+    private var cached: SleepAnalysisFeatures?
+
+    /// The cached features, or the result of `probe` (then cached).
+    func features(_ probe: () async throws -> SleepAnalysisFeatures) async throws -> SleepAnalysisFeatures {
+        if let cached { return cached }
+        let features = try await probe()
+        cached = features
+        return features
     }
 }
