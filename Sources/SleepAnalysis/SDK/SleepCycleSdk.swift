@@ -61,6 +61,9 @@ public actor SleepCycleSdk {
     // MARK: - Features
 
     /// True when the SDK is initialized and the licence grants `feature` (e.g. `\.audioEvents`).
+    ///
+    /// - Parameter feature: The feature, as a key path such as `\.audioEvents`.
+    /// - Returns: False before `initialize` and after `deinitialize`.
     public nonisolated static func isFeatureEnabled(_ feature: KeyPath<SleepAnalysisFeatures, Bool>) -> Bool {
         featureGate.isEnabled(feature)
     }

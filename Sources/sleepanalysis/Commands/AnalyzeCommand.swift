@@ -12,9 +12,9 @@ enum AnalyzeCommand: Command {
     static let specification = ArgumentSpecification(
         options: [
             "accelerometer", "heart-rate", "activity-counts", "start", "format", "hypnogram", "store",
-            "wakeup-window", "preset", CommandLineLicence.option, "storage",
+            "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace",
         ],
-        flags: ["stereo", "quiet"],
+        flags: ["stereo", "quiet", "resume"],
         positionals: ["AUDIO"],
         usage: """
             usage: sleepanalysis analyze AUDIO [options]
@@ -35,6 +35,10 @@ enum AnalyzeCommand: Command {
               --api-key KEY             licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation
                                         licence with every feature)
               --storage DIR             SDK state directory (default: the XDG directories)
+              --pace realtime|N         replay at recording speed or N times faster (default: as fast as possible;
+                                        the result is the same at every pace)
+              --resume                  continue the session an earlier run left unfinished (killed, crashed) in
+                                        the storage directory, on the same files; the result covers the whole night
               --quiet                   no progress bar
 
             """)
@@ -53,7 +57,11 @@ enum AnalyzeCommand: Command {
         _ = try await CommandLineLicence.initialize(parsed)
 
         let results: [(channel: String?, result: AnalysisResult)]
-        if parsed.flag("stereo") {
+        if parsed.flag("resume") {
+            let progress = ProgressBar(total: parsed.flag("quiet") ? 0 : inputs.audioDuration, start: inputs.start)
+            results = try await resume(inputs, progress: progress)
+            progress.finish()
+        } else if parsed.flag("stereo") {
             let preset = try separationPreset(parsed)
             results = try await analyseStereo(inputs, separation: preset, alarm: alarm)
         } else {
@@ -107,6 +115,26 @@ enum AnalyzeCommand: Command {
         let secondaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: secondary)
         await SleepCycleSdk.stopDataSource()
         return [("primary", primaryResult), ("secondary", secondaryResult)]
+    }
+
+    /// Continues the sessions left in the journal on a replay of the same files.
+    private static func resume(_ inputs: NightInputs, progress: ProgressBar) async throws
+        -> [(channel: String?, result: AnalysisResult)]
+    {
+        guard await SleepCycleSdk.isResumePossible() else {
+            throw CommandLineError(
+                kind: .failure, message: "no unfinished session to resume in the storage directory (see --storage)")
+        }
+        let source = inputs.makeSource()
+        let sessions = try await SleepCycleSdk.resumeAnalysis(using: source, eventListeners: [progress])
+        await source.waitUntilFinished()
+        var results: [(channel: String?, result: AnalysisResult)] = []
+        for session in sessions.sorted(by: { $0.channel == .primary && $1.channel != .primary }) {
+            let result = try await SleepCycleSdk.stopAnalysis(sessionId: session.sessionId)
+            results.append((sessions.count > 1 ? session.channel.rawValue : nil, result))
+        }
+        await SleepCycleSdk.stopDataSource()
+        return results
     }
 
     private static func separationPreset(_ parsed: ParsedArguments) throws -> ChannelSeparationConfig {
@@ -170,6 +198,8 @@ struct NightInputs {
     let start: Date
     /// Seconds of audio (0 without audio).
     let audioDuration: TimeInterval
+    /// How fast to replay.
+    let pace: ReplayPace
 
     init(_ parsed: ParsedArguments) throws {
         let audioPath = parsed.positionals[0]
@@ -181,6 +211,15 @@ struct NightInputs {
             throw CommandLineError.usage("give an audio file or at least one sensor file", usage: nil)
         }
         audioDuration = audio.flatMap { FileDataSource(audio: $0, accelerometer: nil).audioDuration } ?? 0
+        switch parsed.option("pace") {
+        case nil: pace = .asFastAsPossible
+        case "realtime": pace = .realTime
+        case let text?:
+            guard let factor = Double(text), factor > 0, factor.isFinite else {
+                throw CommandLineError.usage("--pace takes realtime or a positive speed factor, not '\(text)'")
+            }
+            pace = .speed(factor)
+        }
         if let text = parsed.option("start") {
             guard let date = ISO8601Parsing.date(text) else {
                 throw CommandLineError.usage("--start must be an ISO 8601 date and time, not '\(text)'")
@@ -204,7 +243,7 @@ struct NightInputs {
     func makeSource() -> any DataSource {
         SleepCycleSdk.createFileDataSource(
             audio: audio, accelerometer: accelerometer, heartRate: heartRate, activityCounts: activityCounts,
-            startTime: start)
+            startTime: start, pace: pace)
     }
 }
 
