@@ -5,6 +5,7 @@
 //                                          [--block FRAMES] [--regenerate] [--accelerometer CSV]
 // swift run -c release sleepanalysis-bench events [--hours 1]   (the audio events engine)
 // swift run -c release sleepanalysis-bench pipeline [--hours 1] (a whole night through the SDK)
+// swift run -c release sleepanalysis-bench vitals [--hours 1]   (breathing rate and audio health)
 import Foundation
 @_spi(Benchmark) import SleepAnalysis
 
@@ -13,6 +14,9 @@ if CommandLine.arguments.dropFirst().first == "events" {
 }
 if CommandLine.arguments.dropFirst().first == "pipeline" {
     exit(await PipelineBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.dropFirst().first == "vitals" {
+    exit(VitalsBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 struct Options {
