@@ -9,6 +9,7 @@ enum PipelineBenchmarkCommand {
     static func run(_ arguments: [String]) async -> Int32 {
         var hours = 1.0
         var input: URL?
+        var features = SleepAnalysisFeatures.all
         var rest = arguments[...]
         while let name = rest.popFirst() {
             guard let value = rest.popFirst() else { return usage("\(name) needs a value") }
@@ -17,6 +18,11 @@ enum PipelineBenchmarkCommand {
                 guard let parsed = Double(value), parsed > 0 else { return usage("--hours: a positive number") }
                 hours = parsed
             case "--input": input = URL(fileURLWithPath: value)
+            case "--features":
+                var unknown: [String] = []
+                features = value == "all" ? .all : SleepAnalysisFeatures(
+                    names: value == "none" ? [] : value.split(separator: ",").map(String.init), unknown: &unknown)
+                guard unknown.isEmpty else { return usage("unknown features \(unknown)") }
             default: return usage("unknown option \(name)")
             }
         }
@@ -26,7 +32,7 @@ enum PipelineBenchmarkCommand {
             defer { try? FileManager.default.removeItem(at: storage) }
             let pair = try LicenseIssuer.generateKeyPair()
             let key = try LicenseIssuer.issue(
-                features: .all, expires: Date().addingTimeInterval(3600), subject: "benchmark",
+                features: features, expires: Date().addingTimeInterval(3600), subject: "benchmark",
                 privateKey: pair.privateKey)
             try await SleepCycleSdk.initialize(
                 logLevel: .error, apiKey: key, storageDirectory: storage, trustedIssuerKeys: [pair.publicKeyBase64])
@@ -62,7 +68,7 @@ enum PipelineBenchmarkCommand {
 
     private static func usage(_ message: String) -> Int32 {
         FileHandle.standardError.write(
-            Data("sleepanalysis-bench pipeline: \(message)\nusage: sleepanalysis-bench pipeline [--hours N] [--input FILE]\n".utf8))
+            Data("sleepanalysis-bench pipeline: \(message)\nusage: sleepanalysis-bench pipeline [--hours N] [--input FILE] [--features all|none|a,b]\n".utf8))
         return 64
     }
 }
