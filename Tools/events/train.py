@@ -84,9 +84,18 @@ def export(path, model, X, y, clip, kind, rows, hidden, threshold):
     ref_in = X[tr][:1].astype(np.float32)
     ref_out = predict(model, ref_in)[0].astype(np.float32)
     tensors = [("featureMean", mean), ("featureStd", std)]
-    for i, (W, b) in enumerate(zip(clf.coefs_, clf.intercepts_)):
+    layers = list(zip(clf.coefs_, clf.intercepts_))
+    for i, (W, b) in enumerate(layers):
+        if i == len(layers) - 1:
+            # Outputs for every class: a class absent from training gets a never-winning logit.
+            W_full = np.zeros((W.shape[0], C))
+            b_full = np.full(C, -30.0)
+            if len(clf.classes_) == 2:  # sklearn uses one logistic output for two classes
+                raise ValueError("need at least three classes")
+            W_full[:, clf.classes_] = W
+            b_full[clf.classes_] = b
+            W, b = W_full, b_full
         tensors += [(f"dense{i}.weight", W.T), (f"dense{i}.bias", b)]
-    assert list(clf.classes_) == list(range(C)), clf.classes_
     tensors += [("signatureMean", sig_mean), ("signatureProjection", proj),
                 ("referenceInput", ref_in[0]), ("referenceOutput", ref_out)]
     header = {
