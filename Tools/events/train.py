@@ -20,12 +20,12 @@ C = len(ed.CLASSES)
 
 
 def fit(X, y, seed, hidden, epochs):
-    mean = X.mean(axis=0)
-    std = X.std(axis=0) + 1e-6
-    Z = (X - mean) / std
+    mean = X.mean(axis=0, dtype=np.float64).astype(np.float32)
+    std = (X.std(axis=0, dtype=np.float64) + 1e-6).astype(np.float32)
+    Z = ((X - mean) / std).astype(np.float32)
     counts = np.bincount(y, minlength=C).astype(float)
     w = (counts.sum() / np.maximum(counts, 1) / C) ** 0.5
-    clf = MLPClassifier(hidden_layer_sizes=hidden, alpha=1e-3, batch_size=256, learning_rate_init=1e-3,
+    clf = MLPClassifier(hidden_layer_sizes=hidden, alpha=1e-3, batch_size=512, learning_rate_init=2e-3,
                         max_iter=epochs, random_state=seed, shuffle=True, tol=1e-5, n_iter_no_change=epochs)
     clf.fit(Z, y, sample_weight=w[y])
     return clf, mean, std
@@ -34,7 +34,7 @@ def fit(X, y, seed, hidden, epochs):
 def predict(model, X):
     clf, mean, std = model
     P = np.zeros((len(X), C))
-    P[:, clf.classes_] = clf.predict_proba((X - mean) / std)
+    P[:, clf.classes_] = clf.predict_proba(((X - mean) / std).astype(np.float32))
     return P
 
 
@@ -84,9 +84,18 @@ def export(path, model, X, y, clip, kind, rows, hidden, threshold):
     ref_in = X[tr][:1].astype(np.float32)
     ref_out = predict(model, ref_in)[0].astype(np.float32)
     tensors = [("featureMean", mean), ("featureStd", std)]
-    for i, (W, b) in enumerate(zip(clf.coefs_, clf.intercepts_)):
+    layers = list(zip(clf.coefs_, clf.intercepts_))
+    for i, (W, b) in enumerate(layers):
+        if i == len(layers) - 1:
+            # Outputs for every class: a class absent from training gets a never-winning logit.
+            W_full = np.zeros((W.shape[0], C))
+            b_full = np.full(C, -30.0)
+            if len(clf.classes_) == 2:  # sklearn uses one logistic output for two classes
+                raise ValueError("need at least three classes")
+            W_full[:, clf.classes_] = W
+            b_full[clf.classes_] = b
+            W, b = W_full, b_full
         tensors += [(f"dense{i}.weight", W.T), (f"dense{i}.bias", b)]
-    assert list(clf.classes_) == list(range(C)), clf.classes_
     tensors += [("signatureMean", sig_mean), ("signatureProjection", proj),
                 ("referenceInput", ref_in[0]), ("referenceOutput", ref_out)]
     header = {

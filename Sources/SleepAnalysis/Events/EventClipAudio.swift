@@ -1,6 +1,8 @@
+import CSoxr
 import Foundation
 
-/// Reads a labelled clip for evaluation or feature export: mono (channels averaged), 16 kHz, and centred in
+/// Reads a labelled clip for evaluation or feature export: mono (channels averaged), resampled to 16 kHz with
+/// libsoxr (high quality) when recorded at another rate, and centred in
 /// silence up to one second when shorter (the training tool does the same, so short clips such as single
 /// words or coughs fill a whole analysis window).
 enum EventClipAudio {
@@ -9,15 +11,11 @@ enum EventClipAudio {
 
     /// Loads a clip.
     ///
-    /// - Parameter url: An audio file libsndfile reads, at 16 kHz.
+    /// - Parameter url: An audio file libsndfile reads.
     /// - Returns: Mono samples at 16 kHz, at least one second.
-    /// - Throws: `SleepCycleSdkError.invalidInput` when the file cannot be read or is not at 16 kHz.
+    /// - Throws: `SleepCycleSdkError.invalidInput` when the file cannot be read or resampled.
     static func load(_ url: URL) throws -> [Float] {
         let reader = try AudioFileReader(url: url)
-        guard Int(reader.sampleRate) == AudioBatch.sampleRate else {
-            throw SleepCycleSdkError.invalidInput(
-                "\(url.path): \(Int(reader.sampleRate)) Hz; clips must be \(AudioBatch.sampleRate) Hz mono")
-        }
         var samples: [Float] = []
         samples.reserveCapacity(Int(reader.frameCount))
         while let block = try reader.read(maxFrames: 65_536) {
@@ -32,7 +30,28 @@ enum EventClipAudio {
                 }
             }
         }
+        if Int(reader.sampleRate) != AudioBatch.sampleRate {
+            samples = try resampled(samples, from: reader.sampleRate, url: url)
+        }
         return padded(samples)
+    }
+
+    /// Resamples mono samples to 16 kHz (`soxr_oneshot`, high quality).
+    private static func resampled(_ samples: [Float], from rate: Double, url: URL) throws -> [Float] {
+        let target = Double(AudioBatch.sampleRate)
+        var output = [Float](repeating: 0, count: Int((Double(samples.count) * target / rate).rounded(.up)) + 16)
+        var written = 0
+        var quality = soxr_quality_spec(UInt(SOXR_HQ), 0)
+        let error = samples.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                soxr_oneshot(rate, target, 1, input.baseAddress, samples.count, nil, out.baseAddress, out.count,
+                             &written, nil, &quality, nil)
+            }
+        }
+        if let error {
+            throw SleepCycleSdkError.invalidInput("\(url.path): resampling failed (\(String(cString: error)))")
+        }
+        return Array(output.prefix(written))
     }
 
     /// Centres `samples` in zeros up to `minimumSeconds`.

@@ -70,9 +70,19 @@ enum EventTestSignals {
         return out
     }
 
+    /// The shared data set: `FixturePaths.sharedData`, else `$SLEEPANALYSIS_SHARED_DATA` (for worktrees that do
+    /// not sit beside `shared/`).
+    static var sharedData: URL? {
+        if let root = FixturePaths.sharedData { return root }
+        guard let path = ProcessInfo.processInfo.environment["SLEEPANALYSIS_SHARED_DATA"],
+            FileManager.default.fileExists(atPath: path)
+        else { return nil }
+        return URL(fileURLWithPath: path)
+    }
+
     /// A clip from the shared data set, or nil when the data is absent.
     static func sharedClip(_ relativePath: String) throws -> [Float]? {
-        guard let root = FixturePaths.sharedData else { return nil }
+        guard let root = sharedData else { return nil }
         let url = root.appendingPathComponent("audio").appendingPathComponent(relativePath)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         return try EventClipAudio.load(url)
