@@ -96,9 +96,10 @@ final class AnalysisPipeline: Sendable {
             self.streams = streams
             self.logger = logger
             if layout == .perChannel, let stereo {
-                stereoArbiter = try StereoEventArbiter(
-                    config: stereo.separation, primaryEngine: stereo.factory.makeChannelEventsEngine(),
-                    secondaryEngine: stereo.factory.makeChannelEventsEngine())
+                let factory = stereo.factory
+                stereoArbiter = try StereoEventArbiter(config: stereo.separation) { _ in
+                    factory.makeChannelEventsEngine()
+                }
             } else {
                 stereoArbiter = nil
             }
