@@ -126,7 +126,8 @@ final class StereoEventArbiter {
         let inside = cues.filter { interval.contains($0.time) }
         let strong = inside.filter { $0.confidence > 0 }
         var result = EventStereoCues(
-            timeDifference: weightedMedian(strong.map { ($0.delay, $0.confidence) }),
+            // Loud frames carry the event's direct sound; quiet ones mostly room tone and reverberation.
+            timeDifference: weightedMedian(strong.map { ($0.delay, $0.confidence * ($0.primaryEnergy + $0.secondaryEnergy)) }),
             correlationStrength: strong.isEmpty ? 0 : strong.map(\.confidence).reduce(0, +) / Double(strong.count),
             levelDifference: nil, primaryProbability: 0, secondaryProbability: 0)
         let primaryEnergy = inside.map(\.primaryEnergy).reduce(0, +)
