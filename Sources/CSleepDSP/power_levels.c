@@ -1,6 +1,7 @@
 #include "power_levels.h"
 
 #include "sa_a_weighting.h"
+#include "vector_clones.h"
 
 sa_status sa_power_level_factors(double sample_rate, size_t fft_size, float *flat, float *a_weighted) {
     sa_status status = sa_a_weighting_power_gains(sample_rate, fft_size, a_weighted);
@@ -15,6 +16,7 @@ sa_status sa_power_level_factors(double sample_rate, size_t fft_size, float *fla
     return SA_OK;
 }
 
+SA_VECTOR_CLONES
 double sa_weighted_power_sum(const float *restrict factors, const float *restrict power, size_t bins) {
     float sum = 0;
     for (size_t k = 0; k < bins; k++) sum += factors[k] * power[k];

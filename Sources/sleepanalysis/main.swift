@@ -2,11 +2,15 @@
 import Foundation
 
 let commands: [any Command.Type] = [
+    AnalyzeCommand.self,
     SplCommand.self,
     BreathingCommandEntry.self,
+    EvaluateCommandEntry.self,
+    FeaturesCommandEntry.self,
     HistoryCommand.self,
     ExportCommand.self,
-    EvaluateCommandEntry.self,
+    LicenseCommand.self,
+    ModelsCommand.self,
 ]
 
 /// Internal commands for the project's own tests (names start with "__"): they run when named, but the command
@@ -24,23 +28,6 @@ enum BreathingCommandEntry: Command {
     static func run(_ arguments: [String]) async throws {
         let status = BreathingCommand.run(arguments)
         if status != 0 { exit(status) }
-    }
-}
-
-/// `evaluate` in the command table: the word after it names the evaluation.
-enum EvaluateCommandEntry: Command {
-    static let name = "evaluate"
-    static let summary = "accuracy figures on labelled data (evaluate stereo --scenes DIR)"
-    static let evaluations: [String: @Sendable ([String]) async throws -> Void] = [
-        "stereo": EvaluateStereoCommand.run
-    ]
-
-    static func run(_ arguments: [String]) async throws {
-        let usage = "usage: sleepanalysis evaluate <\(evaluations.keys.sorted().joined(separator: "|"))> [options]\n"
-        guard let which = arguments.first, let evaluation = evaluations[which] else {
-            throw CommandLineError.usage("unknown evaluation '\(arguments.first ?? "")'", usage: usage)
-        }
-        try await evaluation(Array(arguments.dropFirst()))
     }
 }
 

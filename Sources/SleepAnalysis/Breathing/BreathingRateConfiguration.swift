@@ -23,7 +23,7 @@ struct BreathingRateConfiguration: Sendable, Hashable {
     /// Summary-autocorrelation score below which a window counts as not periodic (no estimate).
     var minimumScore: Double = 0.15
     /// Score that maps to confidence 1 (confidence rises linearly from `scoreAtZeroConfidence`).
-    var scoreAtFullConfidence: Double = 0.5
+    var scoreAtFullConfidence: Double = 0.45
     /// Score that maps to confidence 0.
     var scoreAtZeroConfidence: Double = 0.1
     /// Accelerometer deviation from its recent mean (g) that marks body movement, masked from analysis.

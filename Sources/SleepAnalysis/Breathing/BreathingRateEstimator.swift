@@ -146,7 +146,8 @@ final class BreathingRateEstimator {
     private func analyseAudio() {
         guard let latest = audioWindow.latestTime else { return }
         while boundaryTime(nextAudioBoundary) <= latest.addingTimeInterval(1e-6) {
-            pending[nextAudioBoundary, default: PendingWindow()].audio = estimate(audio: boundaryTime(nextAudioBoundary))
+            pending[nextAudioBoundary, default: PendingWindow()].audio =
+                estimate(audio: boundaryTime(nextAudioBoundary))
             pending[nextAudioBoundary, default: PendingWindow()].audioDone = true
             nextAudioBoundary += 1
         }

@@ -4,7 +4,7 @@ import CSleepDSP
 struct PeriodEstimate: Sendable, Hashable {
     /// Breaths per minute.
     var bpm: Double
-    /// Summary autocorrelation at the chosen period (-1...1): how periodic the window is.
+    /// Mean summary autocorrelation at the chosen period and at twice it (-1...1): how periodic the window is.
     var score: Double
     /// Share of the window's frames that were usable.
     var validFraction: Double

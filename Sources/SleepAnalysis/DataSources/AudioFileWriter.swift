@@ -84,7 +84,8 @@ final class AudioFileWriter {
         self.handle = nil
         let status = sf_close(handle)
         guard status == 0 else {
-            throw SleepCycleSdkError.storageFailure("\(url.path): closing failed (\(String(cString: sf_error_number(status))))")
+            throw SleepCycleSdkError.storageFailure(
+                "\(url.path): closing failed (\(String(cString: sf_error_number(status))))")
         }
     }
 }

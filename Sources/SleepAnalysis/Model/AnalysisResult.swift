@@ -24,13 +24,22 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
     public var statistics: SleepStatistics?
     /// Audio input health, when audio was analysed.
     public var audioStatistics: AudioStatistics?
+    /// The smart alarm's life-cycle events during the session (armed, triggered), in order. Not part of the
+    /// `Codable` form; `SmartAlarmEvent.json` gives each one's JSON.
+    public var smartAlarmEvents: [SmartAlarmEvent] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case sessionId, startTime, endTime, timeZone, events, breathingRates, sleepStageIntervals
+        case realTimeSleepStageIntervals, sleepStagePredictions, statistics, audioStatistics
+    }
 
     /// Creates a result.
     public init(
         sessionId: UUID, startTime: Date, endTime: Date, timeZone: TimeZone = .current, events: [Event] = [],
         breathingRates: [BreathingRate] = [], sleepStageIntervals: [SleepStageInterval] = [],
         realTimeSleepStageIntervals: [SleepStageInterval] = [], sleepStagePredictions: [SleepStagePrediction] = [],
-        statistics: SleepStatistics? = nil, audioStatistics: AudioStatistics? = nil
+        statistics: SleepStatistics? = nil, audioStatistics: AudioStatistics? = nil,
+        smartAlarmEvents: [SmartAlarmEvent] = []
     ) {
         self.sessionId = sessionId
         self.startTime = startTime
@@ -43,5 +52,6 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
         self.sleepStagePredictions = sleepStagePredictions
         self.statistics = statistics
         self.audioStatistics = audioStatistics
+        self.smartAlarmEvents = smartAlarmEvents
     }
 }

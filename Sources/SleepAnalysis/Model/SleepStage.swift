@@ -1,7 +1,9 @@
 import Foundation
 
 /// A sleep stage, as scored for each 30-second epoch.
-public enum SleepStage: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+public enum SleepStage: String, Sendable, Hashable, Codable, CodingKeyRepresentable, CaseIterable,
+    CustomStringConvertible
+{
     /// Awake.
     case awake
     /// Light sleep (N1 and N2).

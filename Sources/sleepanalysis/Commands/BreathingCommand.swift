@@ -4,7 +4,8 @@ import SleepAnalysis
 /// `sleepanalysis breathing AUDIO [--accelerometer CSV] [--format json|text]`: the breathing rate of a recording.
 ///
 /// JSON output: `{"file": …, "accelerometer": …, "rates": [{"offset_s": …, "bpm": …, "confidence": …}, …],
-/// "median_bpm": … or null}` where `offset_s` is the end of the analysed window in seconds from the recording's start.
+/// "median_bpm": … or null}` where `offset_s` is the end of the analysed window in seconds from the recording's
+/// start.
 enum BreathingCommand {
     /// Runs the command with the arguments after `breathing`; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
@@ -17,7 +18,11 @@ enum BreathingCommand {
             switch argument {
             case "--accelerometer", "--format":
                 guard index + 1 < arguments.count else { return usage("\(argument) needs a value") }
-                if argument == "--format" { format = arguments[index + 1] } else { accelerometer = arguments[index + 1] }
+                if argument == "--format" {
+                    format = arguments[index + 1]
+                } else {
+                    accelerometer = arguments[index + 1]
+                }
                 index += 2
             case "-h", "--help":
                 print(help)
