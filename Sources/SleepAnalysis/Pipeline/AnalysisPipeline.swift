@@ -83,6 +83,12 @@ final class AnalysisPipeline: Sendable {
         /// Where analysis stopped because of bad input, if it did.
         private(set) var inputError: SleepCycleSdkError?
         private var analysedSamples: Int64 = 0
+        /// A replayed two-sleeper recording keeps its first batches (both channels), so that a session started
+        /// on a channel shortly after the source still covers the recording from its start; nil once the
+        /// recording is past `earlyReplayLimit` (or for other sources).
+        private var earlyBatches: [[AudioBatch]]?
+        /// Seconds of a replayed stereo recording kept for sessions that start late.
+        static let earlyReplayLimit: TimeInterval = 60
 
         /// Assigns events to sleepers on a two-sleeper source; nil otherwise.
         let stereoArbiter: StereoEventArbiter?
@@ -103,10 +109,27 @@ final class AnalysisPipeline: Sendable {
             } else {
                 stereoArbiter = nil
             }
+            if let stereoArbiter, source.isFinite {
+                // Both channels' events are kept from the start for sessions that start a little later.
+                stereoArbiter.attach(.primary)
+                stereoArbiter.attach(.secondary)
+                earlyBatches = []
+            }
         }
 
+        /// Where a session started now on a channel begins: the start of a replayed stereo recording while its
+        /// first batches are kept, the end of the analysed audio otherwise.
+        var channelSessionStart: Date { earlyBatches != nil ? source.startTime : analysedUntil }
+
         /// Adds a session.
-        func add(_ session: SessionProcessor) { sessions[session.sessionId] = session }
+        func add(_ session: SessionProcessor) {
+            sessions[session.sessionId] = session
+            // A late session on a replayed stereo recording catches up on the kept batches of its channel (it
+            // skips those before its own start).
+            for signals in earlyBatches ?? [] {
+                session.process(signals[session.channel == .secondary && signals.count > 1 ? 1 : 0])
+            }
+        }
 
         /// Removes a session and returns it.
         func remove(_ sessionId: UUID) -> SessionProcessor? { sessions.removeValue(forKey: sessionId) }
@@ -193,6 +216,10 @@ final class AnalysisPipeline: Sendable {
                     AudioBatch(firstSampleIndex: firstSample, startTime: startTime, samples: samples, features: features))
             }
             analysedSamples += Int64(length)
+            if earlyBatches != nil {
+                earlyBatches?.append(batches)
+                if Double(analysedSamples) / Double(AudioBatch.sampleRate) > Self.earlyReplayLimit { earlyBatches = nil }
+            }
             if let stereoArbiter, batches.count == 2 { stereoArbiter.process(primary: batches[0], secondary: batches[1]) }
             for session in sessions.values {
                 let index = session.channel == .secondary && batches.count > 1 ? 1 : 0

@@ -80,7 +80,7 @@ extension SleepCycleSdk {
             throw SleepCycleSdkError.invalidConfiguration("a smart alarm is supported on the primary channel only")
         }
         try validate(config: config, smartAlarm: smartAlarmConfig, channel: channel)
-        let startTime = await pipeline.perform { core in core.analysedUntil }
+        let startTime = await pipeline.perform { core in core.channelSessionStart }
         let session = ActiveSession(
             sessionId: UUID(), channel: channel, config: config, smartAlarmConfig: smartAlarmConfig,
             startTime: pipeline.source.isFinite ? startTime : max(startTime, Date()))

@@ -30,10 +30,10 @@ final class ArbitratedEventsEngine: AudioEventsEngine {
     }
 
     func process(_ batch: AudioBatch) -> EventDetectorOutput {
-        let update = arbiter.take(for: channel)
+        let probabilities = arbiter.probabilities(for: channel, batchStartingAt: batch.startTime)
         return EventDetectorOutput(
-            probabilities: update.probabilities.filter { enabledTypes.contains($0.key) }, started: [],
-            ended: own(update.ended))
+            probabilities: probabilities.filter { enabledTypes.contains($0.key) }, started: [],
+            ended: own(arbiter.take(for: channel)))
     }
 
     func finish() -> EventDetectorOutput {

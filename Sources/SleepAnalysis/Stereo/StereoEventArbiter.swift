@@ -55,7 +55,6 @@ final class StereoEventArbiter {
     private var probabilities: [BatchProbabilities] = []
     private var delivered: [AnalysisChannel: [Event]] = [:]
     private var pending: [AnalysisChannel: [Event]] = [:]
-    private var latestProbabilities: [AnalysisChannel: [EventType: Float]] = [:]
     private var attached: Set<AnalysisChannel> = []
 
     /// Whether every assignment is kept in `decisions` (for evaluation; off in the SDK).
@@ -81,29 +80,33 @@ final class StereoEventArbiter {
         if engines == nil { engines = [makeEngine(.primary), makeEngine(.secondary)] }
     }
 
-    /// Analyses one batch of each channel; afterwards `take(for:)` gives each channel's session its events.
+    /// Analyses one batch of each channel; afterwards `take(for:)` gives each channel's session its events and
+    /// `probabilities(for:batchStartingAt:)` the batch's detection probabilities.
     /// Cues are measured all the time; the engines run only while a channel is attached.
     func process(primary: AudioBatch, secondary: AudioBatch) {
         measureCues(primary, secondary)
-        guard let engines else {
-            latestProbabilities = [:]
-            return
-        }
+        guard let engines else { return }
         let updates = [engines[0].process(primary), engines[1].process(secondary)]
         probabilities.append(
             BatchProbabilities(
                 interval: DateInterval(start: primary.startTime, end: primary.endTime),
                 primary: updates[0].probabilities, secondary: updates[1].probabilities))
-        latestProbabilities = [.primary: updates[0].probabilities, .secondary: updates[1].probabilities]
         forget(before: primary.endTime.addingTimeInterval(-Self.retention))
         distribute(updates)
     }
 
-    /// The latest batch's probabilities on `channel` and the events assigned to it since the last call.
-    func take(for channel: AnalysisChannel) -> EventDetectorOutput {
+    /// The events assigned to `channel` since the last call.
+    func take(for channel: AnalysisChannel) -> [Event] {
         defer { pending[channel] = [] }
-        return EventDetectorOutput(
-            probabilities: latestProbabilities[channel] ?? [:], started: [], ended: pending[channel] ?? [])
+        return pending[channel] ?? []
+    }
+
+    /// The detection probabilities on `channel` over the batch that began at `batchStart` (empty when the
+    /// engines did not run then, or it is older than `retention`).
+    func probabilities(for channel: AnalysisChannel, batchStartingAt batchStart: Date) -> [EventType: Float] {
+        guard let batch = probabilities.last(where: { abs($0.interval.start.timeIntervalSince(batchStart)) < 1e-6 })
+        else { return [:] }
+        return channel == .primary ? batch.primary : batch.secondary
     }
 
     /// Closes the events still open (on both channels), detaches `channel` and returns its remaining events.
@@ -113,7 +116,7 @@ final class StereoEventArbiter {
             distribute([engines[0].finish(), engines[1].finish()])
             self.engines = nil
         }
-        let events = take(for: channel).ended
+        let events = take(for: channel)
         attached.remove(channel)
         pending[channel] = nil
         delivered[channel] = nil
@@ -196,7 +199,10 @@ final class StereoEventArbiter {
     private func forget(before time: Date) {
         if let keep = cues.firstIndex(where: { $0.time >= time }), keep > 0 { cues.removeFirst(keep) }
         probabilities.removeAll { $0.interval.end < time }
-        for channel in attached { delivered[channel]?.removeAll { $0.interval.end < time } }
+        for channel in attached {
+            delivered[channel]?.removeAll { $0.interval.end < time }
+            pending[channel]?.removeAll { $0.interval.end < time }
+        }
     }
 
     private func energy(_ samples: ArraySlice<Float>) -> Double {

@@ -75,7 +75,7 @@ final class StereoEventArbiterTests: XCTestCase {
                 secondary: AudioBatch(
                     firstSampleIndex: Int64(first), startTime: start, samples: Array(pair.secondary[first..<last]),
                     features: features))
-            for channel in channels { received[channel, default: []] += arbiter.take(for: channel).ended }
+            for channel in channels { received[channel, default: []] += arbiter.take(for: channel) }
             first = last
         }
         for channel in channels { received[channel, default: []] += arbiter.finish(for: channel) }
@@ -175,7 +175,7 @@ final class StereoEventArbiterTests: XCTestCase {
         }
         XCTAssertEqual(arbiter.finish(for: .primary), [])
         XCTAssertEqual(made, 4, "fresh engines carry on for the secondary channel")
-        XCTAssertEqual(arbiter.take(for: .secondary).ended.map(\.interval), [open.interval])
+        XCTAssertEqual(arbiter.take(for: .secondary).map(\.interval), [open.interval])
     }
 
     func test_arbitratedEngine_handsOnEvents_asTheSessionsOwn_withItsTypesOnly() throws {

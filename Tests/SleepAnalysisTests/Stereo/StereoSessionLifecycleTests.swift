@@ -149,6 +149,26 @@ final class StereoSessionLifecycleTests: SDKTestCase {
         await assertThrows(.analysisNotActive) { _ = try await SleepCycleSdk.stopAnalysis(sessionId: primary) }
     }
 
+    func test_sessionsStartedAfterAReplayBegan_stillCoverTheRecordingFromItsStart() async throws {
+        try await initializeSDK(features: twoSleepers)
+        let start = Date(timeIntervalSince1970: 1_780_000_000)
+        let audio = try writeNoiseFile(seconds: 3, sampleRate: 16_000, channels: 2, name: "replayed.wav")
+        let source = SleepCycleSdk.createFileDataSource(audio: audio, accelerometer: nil, startTime: start)
+        try await SleepCycleSdk.startDataSource(using: source)
+        await source.waitUntilFinished()
+        // The whole recording has been analysed before either session starts.
+        let secondary = try await SleepCycleSdk.startMultiChannelAnalysis(
+            channel: .secondary, config: SleepAnalysisConfig())
+        let primary = try await SleepCycleSdk.startMultiChannelAnalysis(
+            channel: .primary, config: SleepAnalysisConfig())
+        for id in [primary, secondary] {
+            let result = try await SleepCycleSdk.stopAnalysis(sessionId: id)
+            XCTAssertEqual(result.startTime.timeIntervalSince(start), 0, accuracy: 1e-6)
+            XCTAssertEqual(result.endTime.timeIntervalSince(start), 3, accuracy: 0.05)
+        }
+        await SleepCycleSdk.stopDataSource()
+    }
+
     func test_stopDataSource_withAnActiveSession_discardsIt() async throws {
         try await initializeSDK(features: twoSleepers)
         try await SleepCycleSdk.startDataSource(using: try stereoSource(pace: .realTime))

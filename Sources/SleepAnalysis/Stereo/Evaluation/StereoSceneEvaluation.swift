@@ -84,7 +84,7 @@ public enum StereoSceneEvaluation {
                 secondary: AudioBatch(
                     firstSampleIndex: Int64(first), startTime: start, samples: Array(secondary[first..<last]),
                     features: features))
-            for channel in AnalysisChannel.allCases { received[channel, default: []] += arbiter.take(for: channel).ended }
+            for channel in AnalysisChannel.allCases { received[channel, default: []] += arbiter.take(for: channel) }
             first = last
         }
         for channel in AnalysisChannel.allCases { received[channel, default: []] += arbiter.finish(for: channel) }
