@@ -17,8 +17,13 @@ sa_status sa_power_level_factors(double sample_rate, size_t fft_size, float *fla
 }
 
 SA_VECTOR_CLONES
-double sa_weighted_power_sum(const float *restrict factors, const float *restrict power, size_t bins) {
-    float sum = 0;
-    for (size_t k = 0; k < bins; k++) sum += factors[k] * power[k];
-    return (double)sum;
+void sa_weighted_power_sums(const float *restrict flat, const float *restrict a_weighted,
+                            const float *restrict power, size_t bins, double *flat_sum, double *a_weighted_sum) {
+    float plain = 0, weighted = 0;
+    for (size_t k = 0; k < bins; k++) {
+        plain += flat[k] * power[k];
+        weighted += a_weighted[k] * power[k];
+    }
+    *flat_sum = (double)plain;
+    *a_weighted_sum = (double)weighted;
 }

@@ -2,7 +2,7 @@
 //
 // swift run -c release sleepanalysis-bench [--hours 8] [--rates 16000,44100] [--format wav|flac]
 //                                          [--input FILE] [--dir /tmp] [--stages read,resample,frontEnd]
-//                                          [--regenerate] [--accelerometer CSV]
+//                                          [--block FRAMES] [--regenerate] [--accelerometer CSV]
 // swift run -c release sleepanalysis-bench events [--hours 1]   (the audio events engine)
 import Foundation
 @_spi(Benchmark) import SleepAnalysis
@@ -19,6 +19,9 @@ struct Options {
     var directory = URL(fileURLWithPath: "/tmp")
     var regenerate = false
     var stages = FrontEndRun.Stages.allCases
+    /// Frames per read: blocks of 16 Ki frames stay under glibc's mmap threshold (128 KiB); larger blocks are
+    /// mapped and unmapped on every read and the page faults cost more than the front end.
+    var blockFrames = 16_384
     var accelerometer: URL?
 }
 
@@ -26,7 +29,7 @@ func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("sleepanalysis-bench: \(message)\n".utf8))
     FileHandle.standardError.write(Data("""
         usage: sleepanalysis-bench [--hours N] [--rates R1,R2] [--format wav|flac] [--input FILE] [--dir DIR] \
-        [--stages read,resample,frontEnd] [--regenerate] [--accelerometer CSV]
+        [--stages read,resample,frontEnd] [--block FRAMES] [--regenerate] [--accelerometer CSV]
 
         """.utf8))
     exit(64)
@@ -56,6 +59,9 @@ func parseOptions(_ arguments: [String]) -> Options {
             let stages = value.split(separator: ",").compactMap { FrontEndRun.Stages(rawValue: String($0)) }
             guard !stages.isEmpty else { fail("--stages: read, resample and/or frontEnd") }
             options.stages = stages
+        case "--block":
+            guard let frames = Int(value), frames > 0 else { fail("--block: frames per read, positive") }
+            options.blockFrames = frames
         case "--input": options.input = URL(fileURLWithPath: value)
         case "--dir": options.directory = URL(fileURLWithPath: value)
         case "--accelerometer": options.accelerometer = URL(fileURLWithPath: value)
@@ -130,7 +136,9 @@ var rows: [Row] = []
 for file in files {
     for stage in options.stages {
         do {
-            let (summary, wall, cpu) = try timed { try FrontEndRun.run(file: file, stages: stage) }
+            let (summary, wall, cpu) = try timed {
+                try FrontEndRun.run(file: file, stages: stage, blockFrames: options.blockFrames)
+            }
             rows.append(Row(
                 file: file.lastPathComponent, inputSampleRate: summary.inputSampleRate,
                 audioHours: summary.audioDuration / 3600, stage: stage.rawValue, wallSeconds: wall, cpuSeconds: cpu,
@@ -146,13 +154,12 @@ for file in files {
     let start = DispatchTime.now().uptimeNanoseconds
     let cpuStart = cpuSeconds()
     let outcome = await Task { try await FileReplayRun.run(file: file) }.result
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let cpu = cpuSeconds() - cpuStart
     guard case .success(let summary) = outcome else { fail("\(file.path): replay failed: \(outcome)") }
-    let rate = rows.first { $0.file == file.lastPathComponent }?.inputSampleRate ?? 0
     rows.append(Row(
-        file: file.lastPathComponent, inputSampleRate: rate, audioHours: summary.audioDuration / 3600,
-        stage: "replay", wallSeconds: seconds, cpuSeconds: cpu, realTimeFactor: summary.audioDuration / seconds,
+        file: file.lastPathComponent, inputSampleRate: summary.sampleRate, audioHours: summary.audioDuration / 3600,
+        stage: "replay", wallSeconds: wall, cpuSeconds: cpu, realTimeFactor: summary.audioDuration / wall,
         cpuRealTimeFactor: summary.audioDuration / cpu))
 }
 

@@ -3,6 +3,7 @@ import Foundation
 
 let commands: [any Command.Type] = [
     AnalyzeCommand.self,
+    RecordCommand.self,
     SplCommand.self,
     BreathingCommandEntry.self,
     EvaluateCommandEntry.self,

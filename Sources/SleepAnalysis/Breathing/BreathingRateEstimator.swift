@@ -50,9 +50,11 @@ final class BreathingRateEstimator {
         envelope = try BreathEnvelope(sampleRate: configuration.sampleRate, frameSeconds: configuration.frameSeconds)
         audioAnalyzer = try PeriodicityAnalyzer(
             frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
+            peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
             maximumFrames: windowFrames, maximumChannels: envelope.bandCount)
         motionAnalyzer = try PeriodicityAnalyzer(
             frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
+            peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
             maximumFrames: windowFrames, maximumChannels: 3)
         audioWindow = FrameWindow(channelCount: envelope.bandCount, frameSeconds: configuration.frameSeconds,
                                   capacity: windowFrames)

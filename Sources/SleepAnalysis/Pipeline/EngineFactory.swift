@@ -50,7 +50,12 @@ struct EngineFactory: Sendable {
             }
         }
         if config.useAudio || config.useAccelerometer {
-            engines.breathing = make("breathing-rate") { try BreathingRateEstimator(sessionId: session.sessionId) }
+            var breathing = BreathingRateConfiguration()
+            breathing.useAudio = config.useAudio
+            breathing.useAccelerometer = config.useAccelerometer
+            engines.breathing = make("breathing-rate") {
+                try BreathingRateEstimator(sessionId: session.sessionId, configuration: breathing)
+            }
         }
         if config.useAudio {
             engines.audioHealth = make("audio health") {

@@ -40,6 +40,21 @@ final class BreathingRateEstimatorTests: XCTestCase {
         for rate in rates { XCTAssertEqual(rate.bpm, 20, accuracy: 1) }
     }
 
+    func test_breathingRate_restarts_its_window_after_a_gap_in_the_audio() throws {
+        // Given 70 s of breathing, a 100-s gap, then 70 s more
+        let estimator = try BreathingRateEstimator(sessionId: UUID())
+        let first = SyntheticSignals.batches(breathNoise(bpm: 12, seconds: 70, seed: 9), start: start)
+        let second = SyntheticSignals.batches(
+            breathNoise(bpm: 18, seconds: 70, seed: 10), start: start.addingTimeInterval(170))
+        var rates: [BreathingRate] = []
+        for batch in first + second { rates += estimator.process(batch) }
+        rates += estimator.finish()
+        // Then no window mixes the two stretches: 60 s after each start, on the 30-s grid
+        XCTAssertEqual(rates.map { $0.timestamp.timeIntervalSince(start) }, [60, 240])
+        XCTAssertEqual(rates.first?.bpm ?? 0, 12, accuracy: 1)
+        XCTAssertEqual(rates.last?.bpm ?? 0, 18, accuracy: 1)
+    }
+
     func test_breathingRate_isAbsent_for_white_noise() throws {
         var signals = SyntheticSignals(seed: 3)
         let noise = (0..<(120 * 16_000)).map { _ in 0.01 * signals.uniform() }

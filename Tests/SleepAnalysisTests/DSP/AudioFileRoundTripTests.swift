@@ -7,10 +7,10 @@ import XCTest
 final class AudioFileRoundTripTests: XCTestCase {
     func test_pcm16_values_round_trip_exactly_in_wav_and_flac() throws {
         let values: [Float] = [-32_768, -32_767, -1, 0, 1, 12_345, 32_767].map { $0 / 32_768 }
-        for format in [AudioFileWriter.Format.wav16, .flac16] {
+        for format: AudioFileWriter.Format in [.wav16, .flac16] {
             for channels in [1, 2] {
                 let url = FileManager.default.temporaryDirectory
-                    .appendingPathComponent("roundtrip-\(UUID().uuidString).\(format == .wav16 ? "wav" : "flac")")
+                    .appendingPathComponent("roundtrip-\(UUID().uuidString).\(format.fileExtension)")
                 defer { try? FileManager.default.removeItem(at: url) }
                 let samples = Array(values.prefix(values.count / channels * channels))
                 let writer = try AudioFileWriter(url: url, sampleRate: 16_000, channelCount: channels, format: format)

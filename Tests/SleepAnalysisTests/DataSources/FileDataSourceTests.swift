@@ -44,7 +44,7 @@ final class FileDataSourceTests: XCTestCase {
         for (index, item) in cases.enumerated() {
             let frames = item.rate * 13 / 10 + 7  // 1.3 s plus a few frames: a short last chunk
             let written = try files.audio(
-                "a\(index).\(item.format == .flac16 ? "flac" : "wav")",
+                "a\(index).\(item.format.fileExtension)",
                 sampleRate: item.rate, channelCount: item.channels, frames: frames,
                 format: item.format)
             let source = FileDataSource(audio: written.url, accelerometer: nil, startTime: start)
@@ -59,6 +59,21 @@ final class FileDataSourceTests: XCTestCase {
             XCTAssertEqual(sink.finishCalls.count, 1)
             XCTAssertNil(sink.finishCalls.first ?? nil)
         }
+    }
+
+    func test_fileSource_replaysOggVorbis_withExactFrameCount() async throws {
+        let files = try DataSourceTestFiles()
+        let frames = 44_100 + 1_234
+        let written = try files.audio(
+            "a.ogg", sampleRate: 44_100, channelCount: 2, frames: frames, format: .oggVorbis)
+        let source = FileDataSource(audio: written.url, accelerometer: nil, startTime: start)
+
+        let sink = try await replay(source)
+
+        XCTAssertEqual(source.channelCount, 2)
+        XCTAssertEqual(sink.audioChunks.map(\.firstFrameIndex), [0, 22_050, 44_100])
+        XCTAssertEqual(sink.audioChunks.reduce(0) { $0 + $1.frameCount }, frames)
+        XCTAssertNil(sink.finishCalls.first ?? nil)
     }
 
     // MARK: - Pace

@@ -74,6 +74,7 @@ public final class FileDataSource: DataSource {
     /// Opens the files, checks them, and starts replaying to `sink` on a thread of its own; returns at once.
     /// A source that has finished may be started again: it replays from the beginning.
     ///
+    /// - Parameter sink: Where the data goes, in time order.
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` without any file or with a bad pace,
     ///   `.invalidInput` for a missing, unreadable, unknown-format or truncated audio file or a missing or
     ///   malformed CSV file (header or first row), `.analysisAlreadyRunning` while it is running.

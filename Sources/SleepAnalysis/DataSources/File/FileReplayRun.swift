@@ -12,6 +12,8 @@ public enum FileReplayRun {
         public var chunks: Int
         /// Accelerometer readings delivered.
         public var accelerometerRows: Int
+        /// The audio's sample rate (Hz), 0 without audio.
+        public var sampleRate: Double
         /// Sum of every sample, so the delivery cannot be optimised away.
         public var checksum: Double
     }
@@ -72,6 +74,6 @@ private final class CountingSink: SensorDataSink, @unchecked Sendable {
         if let failure { throw failure }
         return FileReplayRun.Summary(
             audioDuration: frames / sampleRate, chunks: chunks, accelerometerRows: accelerometerRows,
-            checksum: checksum)
+            sampleRate: chunks > 0 ? sampleRate : 0, checksum: checksum)
     }
 }

@@ -78,6 +78,7 @@ public final class LiveDataSource: DataSource {
     /// Opens the device, negotiates the format and starts capturing to `sink` on a thread of its own; returns at
     /// once. A source that has finished may be started again.
     ///
+    /// - Parameter sink: Where the captured audio goes.
     /// - Throws: `SleepCycleSdkError.dataSourceFailure` when the device cannot be opened or offers no usable
     ///   format, `.invalidConfiguration` for a channel count other than 1 or 2 or a non-positive duration,
     ///   `.analysisAlreadyRunning` while it is running.

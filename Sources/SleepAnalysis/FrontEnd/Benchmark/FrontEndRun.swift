@@ -31,10 +31,10 @@ public enum FrontEndRun {
     /// - Parameters:
     ///   - file: the recording (mono or stereo; stereo is averaged to mono before resampling).
     ///   - stages: how far to go.
-    ///   - blockFrames: frames per read.
+    ///   - blockFrames: frames per read (16 Ki keeps each block under glibc's 128 KiB mmap threshold).
     /// - Returns: the run's summary.
     /// - Throws: `SleepCycleSdkError.invalidInput` for an unreadable file.
-    public static func run(file: URL, stages: Stages, blockFrames: Int = 32_768) throws -> Summary {
+    public static func run(file: URL, stages: Stages, blockFrames: Int = 16_384) throws -> Summary {
         let reader = try AudioFileReader(url: file)
         let channels = reader.channelCount
         let resampler = try Resampler(inputRate: reader.sampleRate, outputRate: 16_000, channelCount: 1)
