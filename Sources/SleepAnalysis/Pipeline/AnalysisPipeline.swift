@@ -218,7 +218,8 @@ final class AnalysisPipeline: Sendable {
             analysedSamples += Int64(length)
             if earlyBatches != nil {
                 earlyBatches?.append(batches)
-                if Double(analysedSamples) / Double(AudioBatch.sampleRate) > Self.earlyReplayLimit { earlyBatches = nil }
+                let analysedSeconds = Double(analysedSamples) / Double(AudioBatch.sampleRate)
+                if analysedSeconds > Self.earlyReplayLimit { earlyBatches = nil }
             }
             if let stereoArbiter, batches.count == 2 { stereoArbiter.process(primary: batches[0], secondary: batches[1]) }
             for session in sessions.values {

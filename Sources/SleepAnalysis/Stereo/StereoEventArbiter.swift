@@ -130,7 +130,8 @@ final class StereoEventArbiter {
         let strong = inside.filter { $0.confidence > 0 }
         var result = EventStereoCues(
             // Loud frames carry the event's direct sound; quiet ones mostly room tone and reverberation.
-            timeDifference: weightedMedian(strong.map { ($0.delay, $0.confidence * ($0.primaryEnergy + $0.secondaryEnergy)) }),
+            timeDifference: weightedMedian(
+                strong.map { ($0.delay, $0.confidence * ($0.primaryEnergy + $0.secondaryEnergy)) }),
             correlationStrength: strong.isEmpty ? 0 : strong.map(\.confidence).reduce(0, +) / Double(strong.count),
             levelDifference: nil, primaryProbability: 0, secondaryProbability: 0)
         let primaryEnergy = inside.map(\.primaryEnergy).reduce(0, +)
@@ -183,7 +184,8 @@ final class StereoEventArbiter {
                             event: event, detectedOn: detectedOn, cues: measured,
                             position: assigner.position(of: measured), assignment: assignment))
                 }
-                for channel in AnalysisChannel.allCases where attached.contains(channel) && assignment.includes(channel) {
+                for channel in AnalysisChannel.allCases where attached.contains(channel) && assignment.includes(channel)
+                {
                     guard !alreadyDelivered(event, to: channel) else { continue }
                     delivered[channel, default: []].append(event)
                     pending[channel, default: []].append(event)

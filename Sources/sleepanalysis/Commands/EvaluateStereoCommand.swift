@@ -43,7 +43,9 @@ enum EvaluateStereoCommand {
         let names = presets.keys.sorted()
         let chosen = try parsed.choice("preset", from: names + ["all"], default: "all")
         let scenes = try findScenes(in: URL(fileURLWithPath: directory))
-        guard !scenes.isEmpty else { throw CommandLineError.usage("no scene_*.wav with a .json beside it in \(directory)") }
+        guard !scenes.isEmpty else {
+            throw CommandLineError.usage("no scene_*.wav with a .json beside it in \(directory)")
+        }
         var reports: [StereoAssignmentReport] = []
         let byGeometry = Dictionary(grouping: scenes, by: { $0.truth.geometry })
         for preset in chosen == "all" ? names : [chosen] {
@@ -52,7 +54,8 @@ enum EvaluateStereoCommand {
                 let group = byGeometry[geometry] ?? []
                 var outcomes: [StereoEventOutcome] = []
                 for scene in group {
-                    outcomes += try StereoSceneEvaluation.evaluate(audio: scene.audio, truth: scene.truth, config: config)
+                    outcomes += try StereoSceneEvaluation.evaluate(
+                        audio: scene.audio, truth: scene.truth, config: config)
                 }
                 reports.append(
                     StereoAssignmentReport(outcomes: outcomes, preset: preset, geometry: geometry, scenes: group.count))
@@ -72,7 +75,8 @@ enum EvaluateStereoCommand {
             throw CommandLineError.usage("cannot read \(directory.path)")
         }
         var found: [(audio: URL, truth: StereoSceneTruth)] = []
-        for case let url as URL in walker where url.pathExtension == "wav" && url.lastPathComponent.hasPrefix("scene_") {
+        for case let url as URL in walker where url.pathExtension == "wav" && url.lastPathComponent.hasPrefix("scene_")
+        {
             let truthURL = url.deletingPathExtension().appendingPathExtension("json")
             guard FileManager.default.fileExists(atPath: truthURL.path) else { continue }
             found.append((url, try StereoSceneTruth.load(from: truthURL)))
@@ -82,6 +86,9 @@ enum EvaluateStereoCommand {
 
     private static func text(_ report: StereoAssignmentReport) -> String {
         func percent(_ value: Double) -> String { String(format: "%.1f %%", value * 100) }
+        func format(_ value: Double?, _ pattern: String) -> String {
+            value.map { String(format: pattern, $0) } ?? "–"
+        }
         let rows = AnalysisChannel.allCases.map { owner in
             let row = report.confusion[owner.rawValue] ?? [:]
             return "    \(owner.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) → "
@@ -93,8 +100,8 @@ enum EvaluateStereoCommand {
               accuracy outside the ambiguity zone \(percent(report.accuracyOutsideZone)) of \(report.outsideZone); \
             inside the zone \(percent(report.shareInsideZone)); too weak \(percent(report.shareBelowConfidence)); \
             overall \(percent(report.overallAccuracy))
-              time-difference error \(report.meanTimeDifferenceErrorMs.map { String(format: "%.3f ms", $0) } ?? "–"), \
-            level-difference error \(report.meanLevelDifferenceErrorDb.map { String(format: "%.1f dB", $0) } ?? "–")
+              time-difference error \(format(report.meanTimeDifferenceErrorMs, "%.3f ms")), \
+            level-difference error \(format(report.meanLevelDifferenceErrorDb, "%.1f dB"))
             \(rows.joined(separator: "\n"))
             """
     }

@@ -31,7 +31,9 @@ final class StereoEventArbiterTests: XCTestCase {
 
     /// A stereo pair: quiet independent noise on both channels and a one-second noise burst from 1.5 s, heard
     /// first (and louder) on `near`, `delaySamples` later and `attenuation` quieter on the other channel.
-    private func burst(near: AnalysisChannel, delaySamples: Int, attenuation: Float, seconds: Int = 4)
+    private func burst(
+        near: AnalysisChannel, delaySamples: Int, attenuation: Float, seconds: Int = 4
+    )
         -> (primary: [Float], secondary: [Float])
     {
         var generator = SplitMix(seed: 42)
@@ -48,7 +50,9 @@ final class StereoEventArbiterTests: XCTestCase {
         return near == .primary ? (nearChannel, farChannel) : (farChannel, nearChannel)
     }
 
-    private func event(_ type: EventType = .coughing, from start: Double, to end: Double, probability: Double)
+    private func event(
+        _ type: EventType = .coughing, from start: Double, to end: Double, probability: Double
+    )
         -> Event
     {
         Event(

@@ -46,7 +46,8 @@ final class StereoEventAssignerTests: XCTestCase {
         let assigner = StereoEventAssigner(config: .detectionStrengthOnly())
         let spatiallyPrimary = cues(delay: 0.004, level: 12, primary: 0.55, secondary: 0.95)
         XCTAssertEqual(assigner.assign(.snoring, cues: spatiallyPrimary), .secondary)
-        XCTAssertEqual(assigner.assign(.snoring, cues: cues(delay: nil, level: nil, primary: 0.9, secondary: 0.6)), .primary)
+        XCTAssertEqual(
+            assigner.assign(.snoring, cues: cues(delay: nil, level: nil, primary: 0.9, secondary: 0.6)), .primary)
     }
 
     func test_timeDifference_isIgnored_whenTheCorrelationIsWeak() {

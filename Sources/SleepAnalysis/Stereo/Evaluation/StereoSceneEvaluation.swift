@@ -116,7 +116,8 @@ public enum StereoSceneEvaluation {
         let reader = try AudioFileReader(url: url)
         guard reader.channelCount == 2, reader.sampleRate == Double(AudioBatch.sampleRate) else {
             throw SleepCycleSdkError.invalidInput(
-                "\(url.path): a 16 kHz stereo scene expected (\(reader.channelCount) channel(s), \(reader.sampleRate) Hz)")
+                "\(url.path): a 16 kHz stereo scene expected "
+                    + "(\(reader.channelCount) channel(s), \(reader.sampleRate) Hz)")
         }
         var primary: [Float] = []
         var secondary: [Float] = []
