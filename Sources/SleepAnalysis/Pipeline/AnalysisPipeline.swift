@@ -187,12 +187,18 @@ final class AnalysisPipeline: Sendable {
                 guard let assembler else { return }
                 for batch in try assembler.append(chunk) { analyse(batch) }
             case .accelerometer(let samples):
-                for session in sessions.values { session.process(accelerometer: samples) }
+                for session in sensorSessions { session.process(accelerometer: samples) }
             case .activityCounts(let samples):
-                for session in sessions.values { session.process(activityCounts: samples) }
+                for session in sensorSessions { session.process(activityCounts: samples) }
             case .heartRate(let samples):
-                for session in sessions.values { session.process(heartRates: samples) }
+                for session in sensorSessions { session.process(heartRates: samples) }
             }
+        }
+
+        /// The sessions that take the device's sensors: on a two-sleeper source the phone and the wearable belong
+        /// to the primary sleeper, so the secondary session never gets their readings.
+        private var sensorSessions: [SessionProcessor] {
+            layout == .perChannel ? sessions.values.filter { $0.channel == .primary } : Array(sessions.values)
         }
 
         private func flushAudio() {

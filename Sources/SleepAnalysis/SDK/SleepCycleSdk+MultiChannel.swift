@@ -21,7 +21,8 @@ extension SleepCycleSdk {
     ///
     /// - Parameters:
     ///   - channel: `.primary` or `.secondary`.
-    ///   - config: The sensors to use (the accelerometer and heart rate belong to the primary sleeper).
+    ///   - config: The sensors to use. The source's accelerometer and heart-rate readings belong to the primary
+    ///     sleeper: a `.secondary` session analyses its channel's audio only.
     ///   - smartAlarmConfig: A smart alarm, on `.primary` only.
     /// - Returns: The session's identifier.
     /// - Throws: `.analysisNotActive` without a running stereo source, `.analysisAlreadyRunning` when the channel

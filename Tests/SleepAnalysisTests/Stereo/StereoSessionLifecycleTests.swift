@@ -169,6 +169,32 @@ final class StereoSessionLifecycleTests: SDKTestCase {
         await SleepCycleSdk.stopDataSource()
     }
 
+    func test_accelerometerReadings_goToThePrimarySession_only() async throws {
+        try await initializeSDK(features: twoSleepers)
+        let start = Date(timeIntervalSince1970: 1_780_000_000)
+        let audio = try writeNoiseFile(seconds: 20, sampleRate: 16_000, channels: 2, name: "shaken.wav")
+        // Still, then four seconds of vigorous shaking, then still again, at 50 Hz.
+        var rows = ["timestamp,x,y,z"]
+        for index in 0..<(20 * 50) {
+            let time = Double(index) / 50
+            let shake = time >= 8 && time < 12 ? (index % 2 == 0 ? 1.5 : -1.5) : 0
+            rows.append("\(time),\(shake),\(shake / 2),\(1 + shake)")
+        }
+        let csv = storage.url.appendingPathComponent("shaken.csv")
+        try rows.joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
+        let source = SleepCycleSdk.createFileDataSource(audio: audio, accelerometer: csv, startTime: start)
+        try await SleepCycleSdk.startDataSource(using: source)
+        let motionOnly = SleepAnalysisConfig(useAudio: false, useAccelerometer: true)
+        let primary = try await SleepCycleSdk.startMultiChannelAnalysis(channel: .primary, config: motionOnly)
+        let secondary = try await SleepCycleSdk.startMultiChannelAnalysis(channel: .secondary, config: motionOnly)
+        await source.waitUntilFinished()
+        let primaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: primary)
+        let secondaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: secondary)
+        await SleepCycleSdk.stopDataSource()
+        XCTAssertFalse(primaryResult.events.filter { $0.source == .accelerometer }.isEmpty)
+        XCTAssertTrue(secondaryResult.events.filter { $0.source == .accelerometer }.isEmpty)
+    }
+
     func test_stopDataSource_withAnActiveSession_discardsIt() async throws {
         try await initializeSDK(features: twoSleepers)
         try await SleepCycleSdk.startDataSource(using: try stereoSource(pace: .realTime))
