@@ -4,11 +4,19 @@
 //                                          [--input FILE] [--dir /tmp] [--stages read,resample,frontEnd]
 //                                          [--block FRAMES] [--regenerate] [--accelerometer CSV]
 // swift run -c release sleepanalysis-bench events [--hours 1]   (the audio events engine)
+// swift run -c release sleepanalysis-bench pipeline [--hours 1] (a whole night through the SDK)
+// swift run -c release sleepanalysis-bench vitals [--hours 1]   (breathing rate and audio health)
 import Foundation
 @_spi(Benchmark) import SleepAnalysis
 
 if CommandLine.arguments.dropFirst().first == "events" {
     exit(EventsBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.dropFirst().first == "pipeline" {
+    exit(await PipelineBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.dropFirst().first == "vitals" {
+    exit(VitalsBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 struct Options {

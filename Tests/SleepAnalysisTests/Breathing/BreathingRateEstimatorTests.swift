@@ -86,6 +86,36 @@ final class BreathingRateEstimatorTests: XCTestCase {
         for rate in rates { XCTAssertEqual(rate.bpm, 15, accuracy: 1) }
     }
 
+    func test_breathingRate_is_the_same_whether_input_arrives_at_once_or_in_pieces() throws {
+        // Given three minutes of accelerometer readings and of audio
+        var signals = SyntheticSignals(seed: 11)
+        let readings = signals.accelerometer(seconds: 180, bpm: 10, amplitudeG: 0.0015, start: start)
+        let audio = breathNoise(bpm: 22, seconds: 180, seed: 12)
+        var motionOnly = BreathingRateConfiguration()
+        motionOnly.useAudio = false
+        motionOnly.useAccelerometer = true
+        // When they arrive in one call, and a second at a time
+        let bulkMotion = try BreathingRateEstimator(sessionId: UUID(), configuration: motionOnly)
+        let bulkMotionRates = bulkMotion.process(accelerometer: readings) + bulkMotion.finish()
+        let pieceMotion = try BreathingRateEstimator(sessionId: UUID(), configuration: motionOnly)
+        var pieceMotionRates: [BreathingRate] = []
+        for chunk in stride(from: 0, to: readings.count, by: 20) {
+            pieceMotionRates += pieceMotion.process(accelerometer: Array(readings[chunk..<(chunk + 20)]))
+        }
+        pieceMotionRates += pieceMotion.finish()
+        let bulkAudio = try BreathingRateEstimator(sessionId: UUID())
+        let bulkAudioRates = bulkAudio.process(samples: audio, startTime: start) + bulkAudio.finish()
+        let pieceAudioRates = try audioRates(audio)
+        // Then every window is analysed either way, with the same result
+        XCTAssertEqual(bulkMotionRates.map(\.timestamp), pieceMotionRates.map(\.timestamp))
+        XCTAssertEqual(bulkMotionRates.map(\.bpm), pieceMotionRates.map(\.bpm))
+        XCTAssertEqual(bulkMotionRates.count, 5)
+        XCTAssertEqual(bulkAudioRates.map(\.bpm), pieceAudioRates.map(\.bpm))
+        XCTAssertEqual(bulkAudioRates.count, 5)
+        for rate in bulkMotionRates { XCTAssertEqual(rate.bpm, 10, accuracy: 1) }
+        for rate in bulkAudioRates { XCTAssertEqual(rate.bpm, 22, accuracy: 1) }
+    }
+
     func test_breathingRate_isAbsent_for_a_still_phone() throws {
         var signals = SyntheticSignals(seed: 6)
         let readings = signals.accelerometer(seconds: 120, bpm: 15, amplitudeG: 0, start: start)
