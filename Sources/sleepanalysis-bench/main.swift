@@ -16,7 +16,7 @@ if let index = arguments.firstIndex(of: "--hours"), index + 1 < arguments.count,
 do {
     let result = try EventEngineBenchmark.run(hours: hours, model: try EventClassifierModel.bundled())
     let perHour = 3600 / result.audioSeconds
-    print(String(format: "events engine: %.3f s per hour of audio (detector), front end %.3f s per hour, %d events",
+    print(String(format: "events engine: %.3f s CPU per hour of audio (detector), front end %.3f s, %d events",
                  result.detectorSeconds * perHour, result.frontEndSeconds * perHour, result.eventCount))
 } catch {
     FileHandle.standardError.write(Data("sleepanalysis-bench: \(error)\n".utf8))
