@@ -1,16 +1,37 @@
+// sleepanalysis: the command-line tool. Each command lives in Commands/<Name>Command.swift; list it here.
 import Foundation
-import SleepAnalysis
+
+let commands: [any Command.Type] = [
+    AnalyzeCommand.self,
+    RecordCommand.self,
+    SplCommand.self,
+    BreathingCommandEntry.self,
+    EvaluateCommandEntry.self,
+    FeaturesCommandEntry.self,
+    HistoryCommand.self,
+    ExportCommand.self,
+    LicenseCommand.self,
+    ModelsCommand.self,
+]
+
+/// Internal commands for the project's own tests (names start with "__"): they run when named, but the command
+/// list does not show them.
+let hiddenCommands: [any Command.Type] = [
+    JournalWriterCommand.self
+]
+
+/// `breathing` in the command table: `BreathingCommand` parses its own arguments, prints its own errors and
+/// returns an exit status, which this passes on.
+enum BreathingCommandEntry: Command {
+    static let name = "breathing"
+    static let summary = "estimate the breathing rate of a recording"
+
+    static func run(_ arguments: [String]) async throws {
+        let status = BreathingCommand.run(arguments)
+        if status != 0 { exit(status) }
+    }
+}
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-do {
-    switch arguments.first {
-    case "evaluate": try EvaluateCommand.run(Array(arguments.dropFirst()))
-    case "features": try FeaturesCommand.run(Array(arguments.dropFirst()))
-    default:
-        FileHandle.standardError.write(Data("usage: sleepanalysis <evaluate|features> [options]\n".utf8))
-        exit(64)
-    }
-} catch {
-    FileHandle.standardError.write(Data("sleepanalysis: \(error)\n".utf8))
-    exit(1)
-}
+let isHidden = hiddenCommands.contains { $0.name == arguments.first }
+exit(await CommandRunner.run(arguments, commands: isHidden ? commands + hiddenCommands : commands))

@@ -9,8 +9,11 @@ public enum FixturePaths {
     /// `Fixtures/` at the repository root.
     public static let fixtures: URL = repositoryRoot.appendingPathComponent("Fixtures")
 
-    /// `../shared/data` beside the repository, or nil when it is absent.
+    /// `../shared/data` beside the repository (or `$SLEEPANALYSIS_SHARED_DATA`), or nil when it is absent.
     public static var sharedData: URL? {
+        if let override = ProcessInfo.processInfo.environment["SLEEPANALYSIS_SHARED_DATA"], !override.isEmpty {
+            return FileManager.default.fileExists(atPath: override) ? URL(fileURLWithPath: override) : nil
+        }
         let url = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }

@@ -89,7 +89,7 @@ class PackageFrontEnd:
                 listing = os.path.join(tmp, f"list{part}.txt")
                 with open(listing, "w") as f:
                     f.write("\n".join(paths[part::2]) + "\n")
-                procs.append(subprocess.Popen([self.binary, "features", "--list", listing, "--out",
+                procs.append(subprocess.Popen([self.binary, "features", "events", "--list", listing, "--out",
                                                os.path.join(tmp, f"out{part}")]))
             for proc in procs:
                 if proc.wait() != 0:

@@ -12,5 +12,6 @@
 #include "sa_stereo.h"
 #include "sa_event_pool.h"
 #include "sa_mlp.h"
+#include "sa_breathing.h"
 
 #endif

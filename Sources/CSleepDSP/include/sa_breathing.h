@@ -1,0 +1,75 @@
+/* Breathing-rate DSP: a band-energy envelope of breath sounds and a periodicity analyser.
+ *
+ * sa_breath_env turns audio into per-band log energies at a low frame rate (the envelope of breath and snore
+ * sounds): octave bands from 150 Hz, leaving out bands that reach past 0.45 * sample rate (5 bands at 8 and
+ * 16 kHz). sa_breath_period finds the breathing period of a window of such frames (audio bands, or accelerometer
+ * axes): summary autocorrelation over channels, the shortest strong peak, then a fold test for alternating
+ * half-cycles (inhale and exhale both sounding) that doubles the period when the two halves of a cycle differ. */
+#ifndef SA_BREATHING_H
+#define SA_BREATHING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "sa_common.h"
+
+/* The most bands an envelope has. */
+#define SA_BREATH_MAX_BANDS 6
+
+typedef struct sa_breath_env sa_breath_env;
+
+/* Creates an envelope extractor for audio at sample_rate Hz with frames of hop_seconds. */
+sa_status sa_breath_env_init(sa_breath_env **out, double sample_rate, double hop_seconds);
+
+/* Bands per frame. */
+int sa_breath_env_band_count(const sa_breath_env *env);
+
+/* Feeds samples; writes each completed frame (band_count natural-log mean-square energies, frame-major) to
+ * frames, at most capacity frames; *written gets the number written. Samples beyond capacity frames are
+ * kept for the next call only up to one frame: pass capacity >= count / hop + 1. */
+sa_status sa_breath_env_process(sa_breath_env *env, const float *samples, size_t count, float *frames,
+                                size_t capacity, size_t *written);
+
+/* Forgets filter state and any partial frame. */
+void sa_breath_env_reset(sa_breath_env *env);
+
+/* Frees the extractor and sets *env to NULL. */
+void sa_breath_env_destroy(sa_breath_env **env);
+
+/* Tuning of the periodicity analyser. */
+typedef struct sa_breath_period_config {
+    double frame_rate;          /* frames per second of the input */
+    double min_bpm;             /* slowest rate searched (breaths per minute) */
+    double max_bpm;             /* fastest rate searched */
+    double detrend_seconds;     /* moving-average window removed from each channel */
+    int smooth_frames;          /* moving-average smoothing after detrending (odd, >= 1) */
+    double peak_fraction;       /* the shortest peak at least this fraction of the highest is the candidate */
+    double alternation_threshold; /* fold-test ratio above which the period is doubled */
+} sa_breath_period_config;
+
+/* Sensible defaults for frame_rate (6..30 bpm, 20 s detrend, 3-frame smoothing, 0.7, 2.0). */
+sa_breath_period_config sa_breath_period_default_config(double frame_rate);
+
+/* What the analyser found in a window. */
+typedef struct sa_breath_period_result {
+    int found;           /* 1 when a periodic peak exists in the searched range */
+    double bpm;          /* breaths per minute */
+    double score;        /* mean summary autocorrelation at the chosen period and twice it, -1..1 */
+    double alternation;  /* fold-test ratio for the doubled candidate */
+    double valid_fraction; /* share of frames that were valid (mask) */
+} sa_breath_period_result;
+
+typedef struct sa_breath_period sa_breath_period;
+
+/* Creates an analyser for windows of up to max_frames frames of up to max_channels channels. */
+sa_status sa_breath_period_init(sa_breath_period **out, const sa_breath_period_config *config, size_t max_frames,
+                                size_t max_channels);
+
+/* Analyses frame_count frames (frame-major, channel_count values each). mask (may be NULL) marks valid
+ * frames with nonzero bytes; invalid frames are ignored. */
+sa_status sa_breath_period_analyze(sa_breath_period *analyser, const float *frames, size_t frame_count,
+                                   size_t channel_count, const uint8_t *mask, sa_breath_period_result *result);
+
+/* Frees the analyser and sets *analyser to NULL. */
+void sa_breath_period_destroy(sa_breath_period **analyser);
+
+#endif

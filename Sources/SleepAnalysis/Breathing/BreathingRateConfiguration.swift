@@ -1,0 +1,67 @@
+import Foundation
+
+/// Tuning of the breathing-rate estimator. The defaults are what the package was validated with.
+struct BreathingRateConfiguration: Sendable, Hashable {
+    /// Sample rate of the audio given to the estimator (Hz); the pipeline's batches are 16 kHz.
+    var sampleRate: Double = Double(AudioBatch.sampleRate)
+    /// Whether audio is expected (the estimator waits for it before publishing a window).
+    var useAudio: Bool = true
+    /// Whether accelerometer readings are expected.
+    var useAccelerometer: Bool = false
+    /// Length of the analysed window (seconds).
+    var windowSeconds: Double = 60
+    /// Interval between estimates (seconds): one per window end on this grid.
+    var hopSeconds: Double = 30
+    /// A window with less signal than this (seconds) gives no estimate.
+    var minimumWindowSeconds: Double = 45
+    /// Envelope frame length (seconds).
+    var frameSeconds: Double = 0.1
+    /// Slowest rate reported (breaths per minute).
+    var minimumBpm: Double = 6
+    /// Fastest rate reported (breaths per minute).
+    var maximumBpm: Double = 30
+    /// The shortest autocorrelation peak at least this fraction of the highest is the period candidate.
+    var peakFraction: Double = 0.7
+    /// Fold-test ratio above which the candidate is doubled (inhale and exhale counted as two breaths).
+    var alternationThreshold: Double = 2.0
+    /// Summary-autocorrelation score below which a window counts as not periodic (no estimate).
+    var minimumScore: Double = 0.15
+    /// Score that maps to confidence 1 (confidence rises linearly from `scoreAtZeroConfidence`).
+    var scoreAtFullConfidence: Double = 0.45
+    /// Score that maps to confidence 0.
+    var scoreAtZeroConfidence: Double = 0.1
+    /// Accelerometer deviation from its recent mean (g) that marks body movement, masked from analysis.
+    var movementThresholdG: Double = 0.012
+    /// Relative difference under which audio and accelerometer estimates agree.
+    var agreementTolerance: Double = 0.15
+
+    /// Creates the default configuration.
+    init() {}
+
+    /// Checks the values are usable.
+    ///
+    /// - Throws: `SleepCycleSdkError.invalidConfiguration` naming the first bad value.
+    func validate() throws {
+        func require(_ ok: Bool, _ what: String) throws {
+            if !ok { throw SleepCycleSdkError.invalidConfiguration("breathing: \(what)") }
+        }
+        try require(sampleRate >= 4_000, "sampleRate must be at least 4000 Hz")
+        try require(windowSeconds >= 20 && windowSeconds <= 600, "windowSeconds must be in 20...600")
+        try require(hopSeconds > 0 && hopSeconds <= windowSeconds, "hopSeconds must be in (0, windowSeconds]")
+        try require(minimumWindowSeconds > 0 && minimumWindowSeconds <= windowSeconds,
+                    "minimumWindowSeconds must be in (0, windowSeconds]")
+        try require(frameSeconds >= 0.02 && frameSeconds <= 0.5, "frameSeconds must be in 0.02...0.5")
+        try require(minimumBpm > 0 && maximumBpm > minimumBpm, "need 0 < minimumBpm < maximumBpm")
+        try require(60 / minimumBpm * 2 <= windowSeconds + 1e-9, "the window must hold two cycles of the slowest rate")
+        try require(peakFraction > 0 && peakFraction <= 1, "peakFraction must be in (0, 1]")
+        try require(alternationThreshold > 0, "alternationThreshold must be positive")
+        try require(scoreAtFullConfidence > scoreAtZeroConfidence, "scoreAtFullConfidence must exceed the zero point")
+        try require(movementThresholdG > 0, "movementThresholdG must be positive")
+        try require(agreementTolerance > 0 && agreementTolerance < 0.5, "agreementTolerance must be in (0, 0.5)")
+    }
+
+    /// Confidence 0...1 for a periodicity score.
+    func confidence(forScore score: Double) -> Double {
+        min(1, max(0, (score - scoreAtZeroConfidence) / (scoreAtFullConfidence - scoreAtZeroConfidence)))
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+
+/// Measures the breathing rate from audio (the envelope of breath and snore sounds) and from an accelerometer on
+/// the mattress (respiratory micro-motion), fused when both are there.
+///
+/// Every `hopSeconds` (30 s) on a grid starting at the session's first data, the last `windowSeconds` (60 s) of each
+/// sensor are analysed; a window with nothing periodic gives nothing (no rate is invented on silence or noise).
+/// Not thread-safe: one session's pipeline feeds it from one task.
+final class BreathingRateEstimator {
+    /// The session the estimates belong to.
+    let sessionId: UUID
+    /// The tuning in use.
+    let configuration: BreathingRateConfiguration
+
+    private let envelope: BreathEnvelope
+    private let audioAnalyzer: PeriodicityAnalyzer
+    private let motionAnalyzer: PeriodicityAnalyzer
+    private var audioWindow: FrameWindow
+    private var motionWindow: FrameWindow
+    private var motionFrames: AccelerometerFrames
+    private var expectedAudioStart: Date?
+    private var reference: Date?
+    private var nextAudioBoundary = 1
+    private var nextMotionBoundary = 1
+    private var audioSeen = false
+    private var motionSeen = false
+    private var pending: [Int: PendingWindow] = [:]
+    private var nextToPublish = 1
+
+    /// What is known about one window end on the grid.
+    private struct PendingWindow {
+        var audioDone = false
+        var motionDone = false
+        var audio: ModalityEstimate?
+        var motion: ModalityEstimate?
+    }
+
+    /// Creates an estimator.
+    ///
+    /// - Parameters:
+    ///   - sessionId: Stamped on every estimate.
+    ///   - configuration: Tuning; the defaults suit the pipeline's 16 kHz batches.
+    /// - Throws: `SleepCycleSdkError.invalidConfiguration` when a value is out of range.
+    init(sessionId: UUID, configuration: BreathingRateConfiguration = BreathingRateConfiguration()) throws {
+        try configuration.validate()
+        self.sessionId = sessionId
+        self.configuration = configuration
+        let frameRate = 1 / configuration.frameSeconds
+        let windowFrames = Int((configuration.windowSeconds * frameRate).rounded()) + 1
+        envelope = try BreathEnvelope(sampleRate: configuration.sampleRate, frameSeconds: configuration.frameSeconds)
+        audioAnalyzer = try PeriodicityAnalyzer(
+            frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
+            peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
+            maximumFrames: windowFrames, maximumChannels: envelope.bandCount)
+        motionAnalyzer = try PeriodicityAnalyzer(
+            frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
+            peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
+            maximumFrames: windowFrames, maximumChannels: 3)
+        // The windows keep 2 s more than analysed: a batch (or a pause between accelerometer readings) may bring
+        // frames past a window's end before the window is analysed.
+        let kept = windowFrames + Int((2 * frameRate).rounded())
+        audioWindow = FrameWindow(channelCount: envelope.bandCount, frameSeconds: configuration.frameSeconds,
+                                  capacity: kept)
+        motionWindow = FrameWindow(channelCount: 3, frameSeconds: configuration.frameSeconds, capacity: kept)
+        motionFrames = AccelerometerFrames(frameSeconds: configuration.frameSeconds,
+                                           movementThresholdG: configuration.movementThresholdG)
+    }
+
+    /// Takes the next second of audio.
+    ///
+    /// - Returns: Estimates for windows that ended, in time order (usually none, one every 30 s).
+    func process(_ batch: AudioBatch) -> [BreathingRate] {
+        process(samples: batch.samples, startTime: batch.startTime)
+    }
+
+    /// Takes audio samples at `configuration.sampleRate` starting at `startTime` (consecutive calls should be
+    /// contiguous; a jump of more than half a second restarts the audio window).
+    ///
+    /// - Returns: Estimates for windows that ended, in time order.
+    func process(samples: [Float], startTime: Date) -> [BreathingRate] {
+        // Long blocks are taken a second at a time, so that every window end inside them is analysed.
+        let second = Int(configuration.sampleRate)
+        guard samples.count <= second else {
+            var rates: [BreathingRate] = []
+            for offset in stride(from: 0, to: samples.count, by: second) {
+                rates += process(
+                    samples: Array(samples[offset..<min(samples.count, offset + second)]),
+                    startTime: startTime.addingTimeInterval(Double(offset) / configuration.sampleRate))
+            }
+            return rates
+        }
+        if reference == nil { reference = startTime }
+        if let expected = expectedAudioStart, abs(startTime.timeIntervalSince(expected)) <= 0.5 {
+            // Contiguous.
+        } else {
+            envelope.reset()
+            audioWindow.restart(at: startTime)
+            skipBoundaries(before: startTime, next: &nextAudioBoundary)
+        }
+        audioSeen = true
+        expectedAudioStart = startTime.addingTimeInterval(Double(samples.count) / configuration.sampleRate)
+        audioWindow.append(envelope.process(samples))
+        analyseAudio()
+        return publishReady()
+    }
+
+    /// Takes accelerometer readings (in g, time order).
+    ///
+    /// - Returns: Estimates for windows that ended, in time order.
+    func process(accelerometer samples: [AccelerometerSample]) -> [BreathingRate] {
+        guard let first = samples.first else { return [] }
+        if reference == nil { reference = first.timestamp }
+        motionSeen = true
+        var rates: [BreathingRate] = []
+        // One reading at a time, so that every window end is analysed while its frames are still kept.
+        for sample in samples {
+            let before = motionWindow.origin
+            motionFrames.feed([sample], into: &motionWindow)
+            if let origin = motionWindow.origin, origin != before {
+                skipBoundaries(before: origin, next: &nextMotionBoundary)
+            }
+            if let latest = motionWindow.latestTime,
+                boundaryTime(nextMotionBoundary) <= latest.addingTimeInterval(1e-6)
+            {
+                analyseMotion()
+                rates += publishReady()
+            }
+        }
+        return rates + publishReady()
+    }
+
+    /// Ends the session: analyses the last, partial window of each sensor and publishes everything still pending.
+    ///
+    /// - Returns: The remaining estimates, in time order.
+    func finish() -> [BreathingRate] {
+        guard let reference else { return [] }
+        let hop = configuration.hopSeconds
+        let audioEnd = audioWindow.latestTime, motionEnd = motionWindow.latestTime
+        if let end = [audioEnd, motionEnd].compactMap({ $0 }).max() {
+            let last = Int((end.timeIntervalSince(reference) / hop).rounded(.up))
+            // A final window ending at the end of the data, if it adds at least half a hop.
+            if last >= max(nextAudioBoundary, nextMotionBoundary),
+                end.timeIntervalSince(boundaryTime(last - 1)) >= hop / 2
+            {
+                var window = pending[last] ?? PendingWindow()
+                if let audioEnd, audioSeen {
+                    window.audio = estimate(audio: audioEnd)
+                    window.audioDone = true
+                }
+                if let motionEnd, motionSeen {
+                    window.motion = estimate(motion: motionEnd)
+                    window.motionDone = true
+                }
+                pending[last] = window
+                finalTimes[last] = end
+            }
+        }
+        return publish(through: Int.max)
+    }
+
+    private var finalTimes: [Int: Date] = [:]
+
+    private func boundaryTime(_ index: Int) -> Date {
+        (reference ?? Date(timeIntervalSince1970: 0)).addingTimeInterval(Double(index) * configuration.hopSeconds)
+    }
+
+    private func skipBoundaries(before time: Date, next: inout Int) {
+        while boundaryTime(next) < time { next += 1 }
+    }
+
+    private func analyseAudio() {
+        guard let latest = audioWindow.latestTime else { return }
+        while boundaryTime(nextAudioBoundary) <= latest.addingTimeInterval(1e-6) {
+            pending[nextAudioBoundary, default: PendingWindow()].audio =
+                estimate(audio: boundaryTime(nextAudioBoundary))
+            pending[nextAudioBoundary, default: PendingWindow()].audioDone = true
+            nextAudioBoundary += 1
+        }
+    }
+
+    private func analyseMotion() {
+        guard let latest = motionWindow.latestTime else { return }
+        while boundaryTime(nextMotionBoundary) <= latest.addingTimeInterval(1e-6) {
+            pending[nextMotionBoundary, default: PendingWindow()].motion =
+                estimate(motion: boundaryTime(nextMotionBoundary))
+            pending[nextMotionBoundary, default: PendingWindow()].motionDone = true
+            nextMotionBoundary += 1
+        }
+    }
+
+    private func estimate(audio end: Date) -> ModalityEstimate? {
+        let window = audioWindow.frames(endingAt: end, length: configuration.windowSeconds)
+        guard window.seconds >= configuration.minimumWindowSeconds else { return nil }
+        return accept(audioAnalyzer.analyze(frames: window.values, channelCount: audioWindow.channelCount))
+    }
+
+    private func estimate(motion end: Date) -> ModalityEstimate? {
+        let window = motionWindow.frames(endingAt: end, length: configuration.windowSeconds)
+        let validSeconds = Double(window.valid.reduce(0) { $0 + Int($1) }) * configuration.frameSeconds
+        guard validSeconds >= configuration.minimumWindowSeconds else { return nil }
+        let centred = Self.removeSegmentMeans(window.values, valid: window.valid, channels: 3)
+        return accept(motionAnalyzer.analyze(frames: centred, channelCount: 3, valid: window.valid))
+    }
+
+    private func accept(_ found: PeriodEstimate?) -> ModalityEstimate? {
+        guard let found, found.score >= configuration.minimumScore,
+            found.bpm >= configuration.minimumBpm - 0.5, found.bpm <= configuration.maximumBpm + 0.5
+        else { return nil }
+        return ModalityEstimate(bpm: found.bpm, confidence: configuration.confidence(forScore: found.score))
+    }
+
+    /// Subtracts each run of valid frames' own mean, so that the phone settling differently after a movement
+    /// leaves no step in the signal.
+    static func removeSegmentMeans(_ values: [Float], valid: [UInt8], channels: Int) -> [Float] {
+        var out = values
+        var start = 0
+        while start < valid.count {
+            guard valid[start] != 0 else {
+                start += 1
+                continue
+            }
+            var end = start
+            while end < valid.count && valid[end] != 0 { end += 1 }
+            for ch in 0..<channels {
+                var sum = 0.0
+                for t in start..<end { sum += Double(values[t * channels + ch]) }
+                let mean = Float(sum / Double(end - start))
+                for t in start..<end { out[t * channels + ch] -= mean }
+            }
+            start = end
+        }
+        return out
+    }
+
+    private func publishReady() -> [BreathingRate] {
+        let audioExpected = configuration.useAudio || audioSeen
+        let motionExpected = configuration.useAccelerometer || motionSeen
+        // A sensor that falls more than two windows behind is not waited for.
+        let leader = max(audioSeen ? nextAudioBoundary : 0, motionSeen ? nextMotionBoundary : 0)
+        var through = nextToPublish - 1
+        var index = nextToPublish
+        while index < leader {
+            let audioReady = !audioExpected || nextAudioBoundary > index
+            let motionReady = !motionExpected || nextMotionBoundary > index
+            guard (audioReady && motionReady) || leader - index > 2 else { break }
+            through = index
+            index += 1
+        }
+        return publish(through: through)
+    }
+
+    private func publish(through last: Int) -> [BreathingRate] {
+        var out: [BreathingRate] = []
+        for index in pending.keys.sorted() where index <= last {
+            let window = pending.removeValue(forKey: index)!
+            if let fused = BreathingFusion.fuse(audio: window.audio, accelerometer: window.motion,
+                                                tolerance: configuration.agreementTolerance)
+            {
+                let time = finalTimes.removeValue(forKey: index) ?? boundaryTime(index)
+                out.append(BreathingRate(timestamp: time, bpm: fused.bpm, confidence: fused.confidence,
+                                         sessionId: sessionId))
+            }
+        }
+        if last != Int.max { nextToPublish = max(nextToPublish, last + 1) }
+        return out
+    }
+}

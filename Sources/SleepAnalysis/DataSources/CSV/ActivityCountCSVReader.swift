@@ -1,0 +1,27 @@
+import Foundation
+
+/// Reads an epoch-level actigraphy CSV file, `timestamp,activity_count`, one epoch at a time. A count must not
+/// be negative.
+final class ActivityCountCSVReader {
+    private let rows: SensorCSVReader
+
+    /// Opens `url` and reads its header and first row.
+    ///
+    /// - Throws: `CSVError` for a missing or unreadable file, a bad header or first row.
+    init(url: URL, startTime: Date) throws(CSVError) {
+        rows = try SensorCSVReader(url: url, defaultColumns: ["timestamp", "activity_count"], startTime: startTime)
+    }
+
+    /// Returns the next epoch, or nil at the end of the file.
+    ///
+    /// - Throws: `CSVError` for the first malformed row or a negative count.
+    func next() throws(CSVError) -> ActivityCountSample? {
+        guard let row = try rows.next() else { return nil }
+        guard row.values[0] >= 0 else {
+            throw CSVError(
+                path: rows.path, line: row.line,
+                reason: .valueOutOfRange(column: rows.columnNames[1], value: row.values[0]))
+        }
+        return ActivityCountSample(timestamp: row.timestamp, activityCount: row.values[0])
+    }
+}

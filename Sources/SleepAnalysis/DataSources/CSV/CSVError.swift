@@ -1,0 +1,75 @@
+import Foundation
+
+/// Why a sensor CSV file was rejected, with the file and the line (1-based; 0 when the file as a whole is at
+/// fault). Converted to `SleepCycleSdkError.invalidInput` in one place, `sdkError`.
+struct CSVError: Error, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    enum Reason: Hashable {
+        /// The file does not exist.
+        case missingFile
+        /// The file exists but cannot be read (a directory, no permission, an I/O error).
+        case unreadable(String)
+        /// The row cannot be split into fields (invalid UTF-8, an empty field).
+        case malformedRow(String)
+        /// The row has `found` fields where `expected` were expected.
+        case wrongColumnCount(expected: Int, found: Int)
+        /// A value is not a number.
+        case unparsableNumber(column: String, text: String)
+        /// A value is NaN or infinite.
+        case nonFiniteValue(column: String, text: String)
+        /// A value is a number but outside what the column allows (a negative heart rate).
+        case valueOutOfRange(column: String, value: Double)
+        /// The timestamp is neither seconds nor an ISO 8601 date with a zone.
+        case unparsableTimestamp(String)
+        /// The timestamp is earlier than the previous row's.
+        case timestampWentBackwards(previous: Date, current: Date)
+        /// A units statement names a unit this reader does not know.
+        case unknownUnit(String)
+        /// The file's units statements, or the file and the caller, disagree.
+        case conflictingUnits(String)
+    }
+
+    /// The file's path.
+    let path: String
+    /// The 1-based line number, 0 for the whole file.
+    let line: Int
+    /// What went wrong.
+    let reason: Reason
+
+    /// The error as the SDK reports it.
+    var sdkError: SleepCycleSdkError { .invalidInput(description) }
+
+    /// `path:line: reason`, for logs and users.
+    var description: String {
+        let location = line > 0 ? "\(path) line \(line)" : path
+        return "\(location): \(reasonText)"
+    }
+
+    private var reasonText: String {
+        switch reason {
+        case .missingFile:
+            return "no such file"
+        case .unreadable(let why):
+            return "cannot be read (\(why))"
+        case .malformedRow(let why):
+            return "malformed row (\(why))"
+        case .wrongColumnCount(let expected, let found):
+            return "\(found) columns where \(expected) were expected"
+        case .unparsableNumber(let column, let text):
+            return "'\(text)' in column '\(column)' is not a number"
+        case .nonFiniteValue(let column, let text):
+            return "'\(text)' in column '\(column)' is not a finite number"
+        case .valueOutOfRange(let column, let value):
+            return "\(value) is out of range for column '\(column)'"
+        case .unparsableTimestamp(let text):
+            return "'\(text)' is not a timestamp (seconds, or ISO 8601 with a zone such as 2024-01-31T23:00:00Z)"
+        case .timestampWentBackwards(let previous, let current):
+            let gap = previous.timeIntervalSince(current)
+            return "timestamp goes backwards by \(gap) s (rows must be in time order)"
+        case .unknownUnit(let text):
+            return "unknown unit '\(text)' (expected g or m/s^2)"
+        case .conflictingUnits(let why):
+            return "conflicting units (\(why))"
+        }
+    }
+}

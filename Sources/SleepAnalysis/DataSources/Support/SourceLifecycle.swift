@@ -1,0 +1,96 @@
+import Foundation
+
+/// The run state a data source shares between its callers and its worker thread: started or not, stop
+/// requested or not, finished or not, and who is waiting for the end. All of it behind one lock.
+///
+/// The worker thread sleeps through `sleep(untilUptimeNanoseconds:)`, which `requestStop()` cuts short, so a
+/// paced replay stops promptly.
+final class SourceLifecycle: @unchecked Sendable {
+    private enum Phase {
+        case idle
+        case running
+        case finished
+    }
+
+    private let condition = NSCondition()
+    private var phase: Phase = .idle
+    private var stopRequested = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Marks the source running.
+    ///
+    /// - Throws: `SleepCycleSdkError.analysisAlreadyRunning` when it is running already.
+    func begin() throws {
+        condition.lock()
+        defer { condition.unlock() }
+        guard phase != .running else { throw SleepCycleSdkError.analysisAlreadyRunning }
+        phase = .running
+        stopRequested = false
+    }
+
+    /// Undoes `begin()` when the start failed before the worker thread was launched.
+    func abandonStart() {
+        condition.lock()
+        phase = .idle
+        condition.unlock()
+    }
+
+    /// Asks the worker to stop and wakes it if it is sleeping.
+    func requestStop() {
+        condition.lock()
+        if phase == .running { stopRequested = true }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// True once `requestStop()` was called during this run.
+    var isStopRequested: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopRequested
+    }
+
+    /// Sleeps until the monotonic clock (`DispatchTime.now().uptimeNanoseconds`) reaches `deadline`, or a stop
+    /// is requested.
+    ///
+    /// - Returns: false when a stop was requested (the caller should wind down), true when the deadline passed.
+    func sleep(untilUptimeNanoseconds deadline: UInt64) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopRequested {
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now >= deadline { return true }
+            // NSCondition waits on the wall clock: wait in short slices and re-read the monotonic clock, so a
+            // wall-clock jump can shift a wake-up by one slice at most.
+            let slice = min(deadline - now, 50_000_000)
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(slice) / 1e9))
+        }
+        return false
+    }
+
+    /// Marks the run finished and releases everyone in `waitUntilFinished()`. Called by the worker thread after
+    /// it has called the sink's `finish(error:)`.
+    func markFinished() {
+        condition.lock()
+        phase = .finished
+        let released = waiters
+        waiters.removeAll()
+        condition.broadcast()
+        condition.unlock()
+        for waiter in released { waiter.resume() }
+    }
+
+    /// Returns when the current run has finished (at once when the source is not running).
+    func waitUntilFinished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            condition.lock()
+            if phase == .running {
+                waiters.append(continuation)
+                condition.unlock()
+            } else {
+                condition.unlock()
+                continuation.resume()
+            }
+        }
+    }
+}

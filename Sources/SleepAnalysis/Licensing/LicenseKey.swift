@@ -1,0 +1,68 @@
+import Foundation
+
+/// The text form of a licence key, `sa1.<base64url payload JSON>.<base64url Ed25519 signature>`, split and decoded
+/// but not yet verified. The signature covers the payload's bytes exactly as they appear in the key.
+struct LicenseKey: Sendable, Hashable {
+    /// The key format's prefix.
+    static let prefix = "sa1"
+    /// Keys longer than this are rejected before decoding.
+    static let maximumLength = 16_384
+
+    /// The payload bytes the signature covers.
+    let payloadBytes: Data
+    /// The decoded payload.
+    let payload: LicensePayload
+    /// The 64-byte Ed25519 signature.
+    let signature: Data
+
+    /// Splits and decodes a key.
+    ///
+    /// - Parameter text: The key (surrounding white space is ignored).
+    /// - Throws: `SleepCycleSdkError.invalidApiKey` saying what is malformed.
+    init(parsing text: String) throws {
+        let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !key.isEmpty else { throw Self.malformed("the key is empty") }
+        guard key.utf8.count <= Self.maximumLength else {
+            throw Self.malformed("the key is longer than \(Self.maximumLength) characters")
+        }
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == Self.prefix else {
+            throw Self.malformed("expected three dot-separated parts, sa1.<payload>.<signature>")
+        }
+        guard let payloadBytes = Base64URL.decode(parts[1]), !payloadBytes.isEmpty else {
+            throw Self.malformed("the payload is not base64url")
+        }
+        guard let signature = Base64URL.decode(parts[2]) else {
+            throw Self.malformed("the signature is not base64url")
+        }
+        guard signature.count == Sodium.signatureBytes else {
+            throw Self.malformed("the signature has \(signature.count) bytes, expected \(Sodium.signatureBytes)")
+        }
+        let payload: LicensePayload
+        do {
+            payload = try JSONDecoder().decode(LicensePayload.self, from: payloadBytes)
+        } catch {
+            throw Self.malformed("the payload is not a licence (JSON with v, kid, sub, features, iat, exp)")
+        }
+        guard payload.version == LicensePayload.currentVersion else {
+            throw Self.malformed("payload version \(payload.version) is not supported (this build reads 1)")
+        }
+        self.payloadBytes = payloadBytes
+        self.payload = payload
+        self.signature = signature
+    }
+
+    /// Joins a signed payload into key text.
+    ///
+    /// - Parameters:
+    ///   - payloadBytes: The payload JSON bytes.
+    ///   - signature: Their Ed25519 signature.
+    /// - Returns: `sa1.<payload>.<signature>`.
+    static func serialise(payloadBytes: Data, signature: Data) -> String {
+        "\(prefix).\(Base64URL.encode(payloadBytes)).\(Base64URL.encode(signature))"
+    }
+
+    private static func malformed(_ why: String) -> SleepCycleSdkError {
+        .invalidApiKey("malformed key: \(why).")
+    }
+}

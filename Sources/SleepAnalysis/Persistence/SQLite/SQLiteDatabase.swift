@@ -1,0 +1,142 @@
+import CSQLite
+import Foundation
+
+/// A SQLite database file opened for reading and writing, safe to share between threads and tasks.
+///
+/// Opening sets write-ahead logging (`journal_mode=WAL`), `synchronous=NORMAL` and a busy timeout: a
+/// committed transaction survives the process being killed at any moment (the WAL is in the operating
+/// system's hands once `COMMIT` returns); only a power cut may lose the last few commits, never consistency.
+///
+/// Thread safety: the class is `@unchecked Sendable` because SQLite's connection handle and our cache of
+/// prepared statements are plain mutable state; every access goes through `read` or `write`, which hold
+/// `lock` for the whole closure, so at most one thread touches the connection at a time. The connection is
+/// handed to the closure and must not escape it.
+final class SQLiteDatabase: @unchecked Sendable {
+    /// SQLite's "datatype mismatch" code, used for rows whose columns do not have the expected type.
+    static let mismatchCode: Int32 = SQLITE_MISMATCH
+
+    /// Where the database lives.
+    let url: URL
+
+    private let lock = NSLock()
+    private let connection: SQLiteConnection
+
+    /// Opens (creating if needed, with mode 0600) the database at `url`, creating its directory too.
+    ///
+    /// - Parameters:
+    ///   - url: The database file.
+    ///   - busyTimeoutMilliseconds: How long a statement waits for another connection's lock before failing.
+    /// - Throws: `SleepCycleSdkError.storageFailure` when the directory or the file cannot be opened, or the
+    ///   file is not a SQLite database.
+    init(url: URL, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        self.url = url
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw SleepCycleSdkError.storageFailure(
+                "cannot create the directory of \(url.path): \(error.localizedDescription)")
+        }
+        // Sleep data is personal: a new database is readable by its owner only. SQLite gives its -wal and
+        // -shm files the database file's mode, so creating the empty file first is enough.
+        if !FileManager.default.fileExists(atPath: url.path),
+            !FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        {
+            throw SleepCycleSdkError.storageFailure("cannot create \(url.path)")
+        }
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(url.path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw Self.storageError(code: code, message: message, context: "opening \(url.path)")
+        }
+        connection = SQLiteConnection(handle: handle, path: url.path)
+        do {
+            try connection.check(sqlite3_busy_timeout(handle, busyTimeoutMilliseconds), "setting the busy timeout")
+            let mode = try connection.query("PRAGMA journal_mode=WAL").first.map { try $0.text(0) }
+            guard mode?.lowercased() == "wal" else {
+                throw Self.storageError(
+                    code: SQLITE_ERROR, message: "journal mode is \(mode ?? "unknown")", context: "enabling WAL")
+            }
+            try connection.execute("PRAGMA synchronous=NORMAL")
+            try connection.execute("PRAGMA foreign_keys=ON")
+        } catch {
+            connection.close()
+            throw error
+        }
+    }
+
+    deinit {
+        connection.close()
+    }
+
+    /// Runs `body` inside one read transaction (`BEGIN DEFERRED`): every query sees the same snapshot, even
+    /// while another process writes.
+    ///
+    /// - Parameter body: The work; it must not keep the connection, nor call `read` or `write` again.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or `storageFailure` when begin or commit fails.
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try transaction("BEGIN DEFERRED", body)
+    }
+
+    /// Runs `body` inside one write transaction (`BEGIN IMMEDIATE`): all of it commits, or none of it.
+    ///
+    /// - Parameter body: The work; it must not keep the connection, nor call `read` or `write` again.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws (after rolling back), or `storageFailure` when begin or commit fails.
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    private func transaction<T>(_ begin: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        try connection.execute(begin)
+        do {
+            let value = try body(connection)
+            try connection.execute("COMMIT")
+            return value
+        } catch {
+            connection.rollbackQuietly()
+            throw error
+        }
+    }
+
+    /// Runs SQLite's quick integrity check over the whole file.
+    ///
+    /// - Throws: `SleepCycleSdkError.storageFailure` (reported as corruption) when the check finds damage.
+    func checkIntegrity() throws {
+        let rows = try read { try $0.query("PRAGMA quick_check") }
+        let problems = try rows.map { try $0.text(0) }.filter { $0 != "ok" }
+        guard problems.isEmpty else {
+            throw Self.storageError(
+                code: SQLITE_CORRUPT, message: problems.prefix(3).joined(separator: "; "),
+                context: "checking \(url.path)")
+        }
+    }
+
+    /// Whether an error from this wrapper means the file is damaged (corrupt, or not a database at all), as
+    /// opposed to busy, unwritable, or from a newer version.
+    ///
+    /// - Parameter error: An error thrown by this wrapper.
+    /// - Returns: True for `SQLITE_CORRUPT` and `SQLITE_NOTADB` failures.
+    static func isDamage(_ error: any Error) -> Bool {
+        guard case SleepCycleSdkError.storageFailure(let message) = error else { return false }
+        return [SQLITE_CORRUPT, SQLITE_NOTADB].contains { message.contains("(SQLite \($0), ") }
+    }
+
+    /// The one place a SQLite failure becomes an SDK error.
+    ///
+    /// - Parameters:
+    ///   - code: The SQLite result code.
+    ///   - message: SQLite's message (`sqlite3_errmsg`) or our own description.
+    ///   - context: What we were doing.
+    /// - Returns: `SleepCycleSdkError.storageFailure` carrying all three.
+    static func storageError(code: Int32, message: String, context: String) -> SleepCycleSdkError {
+        let name = String(cString: sqlite3_errstr(code))
+        return .storageFailure("\(context): \(message) (SQLite \(code), \(name))")
+    }
+}

@@ -1,0 +1,62 @@
+import CSQLite
+import Foundation
+
+/// Brings a database's schema up to date, one numbered migration at a time, recorded in `schema_version`.
+///
+/// Migration `i` (0-based) moves the schema from version `i` to `i + 1`; an empty database is at version 0.
+/// Each migration runs in its own transaction with its version bump, so a crash mid-way leaves the previous
+/// version intact. A file written by a newer library (a version we do not know) or for another purpose (a
+/// different schema name) is refused rather than altered.
+struct SQLiteMigrator: Sendable {
+    /// What the database is for, e.g. `"session-journal"`; stored beside the version.
+    let schemaName: String
+    /// The migration scripts, oldest first.
+    let migrations: [String]
+
+    /// The version the newest migration produces.
+    var latestVersion: Int64 { Int64(migrations.count) }
+
+    /// Applies every migration the database has not seen yet.
+    ///
+    /// - Parameter database: The database to migrate.
+    /// - Throws: `SleepCycleSdkError.storageFailure` when a script fails, or the file belongs to a newer
+    ///   version or another schema.
+    func migrate(_ database: SQLiteDatabase) throws {
+        let current = try database.write { connection -> Int64 in
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS schema_version (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    name TEXT NOT NULL,
+                    version INTEGER NOT NULL
+                )
+                """)
+            guard let row = try connection.query("SELECT name, version FROM schema_version WHERE id = 1").first
+            else {
+                try connection.execute(
+                    "INSERT INTO schema_version (id, name, version) VALUES (1, ?, 0)", [.text(schemaName)])
+                return 0
+            }
+            let name = try row.text(0)
+            guard name == schemaName else {
+                throw SQLiteDatabase.storageError(
+                    code: SQLITE_ERROR, message: "the file holds a '\(name)' schema, not '\(schemaName)'",
+                    context: "opening \(database.url.path)")
+            }
+            return try row.int64(1)
+        }
+        guard current <= latestVersion else {
+            throw SQLiteDatabase.storageError(
+                code: SQLITE_ERROR,
+                message: "schema version \(current) is newer than this library's \(latestVersion)",
+                context: "opening \(database.url.path)")
+        }
+        for version in Int(current)..<migrations.count {
+            try database.write { connection in
+                try connection.executeScript(migrations[version])
+                try connection.execute(
+                    "UPDATE schema_version SET version = ? WHERE id = 1", [.integer(Int64(version + 1))])
+            }
+        }
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+
+/// The analysis of one running data source: source → resampling and batching → front end → sessions' engines.
+///
+/// Everything happens on one thread of the pipeline's own, fed through a bounded queue, so data and commands
+/// (start or stop a session, update the alarm) are handled in one order: a replayed night gives the same results
+/// at any pace, and the same as live. The actor talks to it through `perform`.
+final class AnalysisPipeline: Sendable {
+    /// A message for the pipeline thread.
+    enum Message: Sendable {
+        case data(SensorData)
+        case sourceFinished(SleepCycleSdkError?)
+        case perform(@Sendable (Core) -> Void)
+    }
+
+    /// The data source.
+    let source: any DataSource
+    private let queue = BoundedQueue<Message>(capacity: 32)
+    private let finished = CompletionSignal()
+
+    /// Creates the pipeline of `source`, publishing on `streams`.
+    init(
+        source: any DataSource, layout: SignalLayout, streams: SdkStreams, logger: SDKLogger,
+        stereo: StereoSetup? = nil
+    ) throws {
+        self.source = source
+        let core = try Core(source: source, layout: layout, streams: streams, logger: logger, stereo: stereo)
+        let queue = self.queue
+        let finished = self.finished
+        let thread = Thread {
+            core.run(queue: queue)
+            finished.signal()
+        }
+        thread.name = "SleepAnalysis.pipeline"
+        thread.stackSize = 4 << 20
+        thread.start()
+    }
+
+    /// Starts the source delivering into the pipeline.
+    ///
+    /// - Throws: the source's error when it cannot start.
+    func startSource() throws {
+        try source.start(delivering: Sink(queue: queue))
+    }
+
+    /// Runs `body` on the pipeline thread, after everything queued before it, and returns its value.
+    func perform<T: Sendable>(_ body: @escaping @Sendable (Core) -> T) async -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+            let accepted = queue.put(.perform { core in continuation.resume(returning: body(core)) })
+            precondition(accepted, "the pipeline was used after shutdown")
+        }
+    }
+
+    /// Stops the source, lets the thread drain, and waits for it to end.
+    func shutdown() async {
+        source.stop()
+        await source.waitUntilFinished()
+        queue.close()
+        await finished.wait()
+    }
+
+    /// Feeds the queue from the source's thread; blocks it while the queue is full.
+    private final class Sink: SensorDataSink {
+        let queue: BoundedQueue<Message>
+        init(queue: BoundedQueue<Message>) { self.queue = queue }
+        func deliver(_ data: SensorData) { queue.put(.data(data)) }
+        func finish(error: SleepCycleSdkError?) { queue.put(.sourceFinished(error)) }
+    }
+
+    /// The pipeline's state, confined to its thread.
+    final class Core: @unchecked Sendable {
+        // Only touched on the pipeline thread; `@unchecked Sendable` so closures can carry it there.
+        let source: any DataSource
+        let layout: SignalLayout
+        let streams: SdkStreams
+        let logger: SDKLogger
+        private(set) var sessions: [UUID: SessionProcessor] = [:]
+        private var assembler: BatchAssembler?
+        private var frontEnds: [FrontEnd] = []
+        /// Nil while the source runs; then the error it ended with, if any.
+        private(set) var sourceEnded = false
+        private(set) var sourceError: SleepCycleSdkError?
+        /// Where analysis stopped because of bad input, if it did.
+        private(set) var inputError: SleepCycleSdkError?
+        private var analysedSamples: Int64 = 0
+        /// A replayed two-sleeper recording keeps its first batches (both channels), so that a session started
+        /// on a channel shortly after the source still covers the recording from its start; nil once the
+        /// recording is past `earlyReplayLimit` (or for other sources).
+        private var earlyBatches: [[AudioBatch]]?
+        /// Seconds of a replayed stereo recording kept for sessions that start late.
+        static let earlyReplayLimit: TimeInterval = 60
+
+        /// Assigns events to sleepers on a two-sleeper source; nil otherwise.
+        let stereoArbiter: StereoEventArbiter?
+
+        init(
+            source: any DataSource, layout: SignalLayout, streams: SdkStreams, logger: SDKLogger,
+            stereo: StereoSetup?
+        ) throws {
+            self.source = source
+            self.layout = layout
+            self.streams = streams
+            self.logger = logger
+            if layout == .perChannel, let stereo {
+                let factory = stereo.factory
+                stereoArbiter = try StereoEventArbiter(config: stereo.separation) { _ in
+                    factory.makeChannelEventsEngine()
+                }
+            } else {
+                stereoArbiter = nil
+            }
+            if let stereoArbiter, source.isFinite {
+                // Both channels' events are kept from the start for sessions that start a little later.
+                stereoArbiter.attach(.primary)
+                stereoArbiter.attach(.secondary)
+                earlyBatches = []
+            }
+        }
+
+        /// Where a session started now on a channel begins: the start of a replayed stereo recording while its
+        /// first batches are kept, the end of the analysed audio otherwise.
+        var channelSessionStart: Date { earlyBatches != nil ? source.startTime : analysedUntil }
+
+        /// Adds a session.
+        func add(_ session: SessionProcessor) {
+            sessions[session.sessionId] = session
+            // A late session on a replayed stereo recording catches up on the kept batches of its channel (it
+            // skips those before its own start).
+            for signals in earlyBatches ?? [] {
+                session.process(signals[session.channel == .secondary && signals.count > 1 ? 1 : 0])
+            }
+        }
+
+        /// Removes a session and returns it.
+        func remove(_ sessionId: UUID) -> SessionProcessor? { sessions.removeValue(forKey: sessionId) }
+
+        /// The time of the end of the analysed audio (or of the source's start before any).
+        var analysedUntil: Date {
+            source.startTime.addingTimeInterval(Double(analysedSamples) / Double(AudioBatch.sampleRate))
+        }
+
+        func run(queue: BoundedQueue<Message>) {
+            while true {
+                let (message, closed) = queue.take(timeout: 1)
+                if let message {
+                    handle(message)
+                } else if closed {
+                    return
+                } else if !source.isFinite && !sourceEnded {
+                    for session in sessions.values { session.checkForMissingInput(now: Date()) }
+                }
+            }
+        }
+
+        private func handle(_ message: Message) {
+            switch message {
+            case .perform(let body):
+                body(self)
+            case .sourceFinished(let error):
+                flushAudio()
+                sourceEnded = true
+                sourceError = error
+                if let error { logger.error("data source ended with an error: \(error)") }
+            case .data(let data):
+                guard inputError == nil else { return }
+                do {
+                    try handle(data)
+                } catch let error as SleepCycleSdkError {
+                    inputError = error
+                    logger.error("analysis stopped on bad input: \(error)")
+                } catch {
+                    inputError = .invalidInput("\(error)")
+                    logger.error("analysis stopped on bad input: \(error)")
+                }
+            }
+        }
+
+        private func handle(_ data: SensorData) throws {
+            switch data {
+            case .audio(let chunk):
+                if assembler == nil {
+                    let made = try BatchAssembler(
+                        sourceRate: chunk.sampleRate, sourceChannelCount: chunk.channelCount, layout: layout)
+                    frontEnds = try (0..<made.signalCount).map { _ in try FrontEnd() }
+                    assembler = made
+                }
+                guard let assembler else { return }
+                for batch in try assembler.append(chunk) { analyse(batch) }
+            case .accelerometer(let samples):
+                for session in sensorSessions { session.process(accelerometer: samples) }
+            case .activityCounts(let samples):
+                for session in sensorSessions { session.process(activityCounts: samples) }
+            case .heartRate(let samples):
+                for session in sensorSessions { session.process(heartRates: samples) }
+            }
+        }
+
+        /// The sessions that take the device's sensors: on a two-sleeper source the phone and the wearable belong
+        /// to the primary sleeper, so the secondary session never gets their readings.
+        private var sensorSessions: [SessionProcessor] {
+            layout == .perChannel ? sessions.values.filter { $0.channel == .primary } : Array(sessions.values)
+        }
+
+        private func flushAudio() {
+            guard let assembler else { return }
+            do {
+                for batch in try assembler.finish() { analyse(batch) }
+            } catch {
+                logger.error("flushing the resampler failed: \(error)")
+            }
+        }
+
+        /// Analyses one batch of every signal: signal 0 feeds `.primary` sessions, signal 1 `.secondary`.
+        private func analyse(_ signals: [[Float]]) {
+            guard let length = signals.first?.count, length > 0 else { return }
+            let firstSample = analysedSamples
+            let startTime = source.startTime.addingTimeInterval(Double(firstSample) / Double(AudioBatch.sampleRate))
+            var batches: [AudioBatch] = []
+            for (index, samples) in signals.enumerated() {
+                let features = frontEnds[index].process(samples)
+                batches.append(
+                    AudioBatch(firstSampleIndex: firstSample, startTime: startTime, samples: samples, features: features))
+            }
+            analysedSamples += Int64(length)
+            if earlyBatches != nil {
+                earlyBatches?.append(batches)
+                let analysedSeconds = Double(analysedSamples) / Double(AudioBatch.sampleRate)
+                if analysedSeconds > Self.earlyReplayLimit { earlyBatches = nil }
+            }
+            if let stereoArbiter, batches.count == 2 { stereoArbiter.process(primary: batches[0], secondary: batches[1]) }
+            for session in sessions.values {
+                let index = session.channel == .secondary && batches.count > 1 ? 1 : 0
+                session.process(batches[index])
+            }
+        }
+    }
+}
+
+/// What a two-sleeper pipeline needs: the separation rules and a way to make each channel's events engine.
+struct StereoSetup: Sendable {
+    /// How events are assigned to the sleepers.
+    let separation: ChannelSeparationConfig
+    /// Makes the engines.
+    let factory: EngineFactory
+}
+
+/// A one-shot signal that async code can wait for.
+final class CompletionSignal: Sendable {
+    private let state = BoundedQueue<Bool>(capacity: 1)
+
+    /// Marks the work done.
+    func signal() { state.close() }
+
+    /// Waits until `signal()` was called, without blocking the cooperative pool.
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waiter = Thread {
+                _ = self.state.take()
+                continuation.resume()
+            }
+            waiter.start()
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Builds each session's engines from the licence's features, the session's sensors and the loaded models.
+struct EngineFactory: Sendable {
+    /// What `initialize` set up.
+    let context: SdkContext
+
+    /// The event types a session reports: standard types with `audioEvents` (movement from audio only when the
+    /// accelerometer is not used), snoring with `snoringDetection`, extended types with `extendedAudioEvents`.
+    func enabledEventTypes(config: SleepAnalysisConfig) -> Set<EventType> {
+        let features = context.features
+        var types: Set<EventType> = []
+        if features.audioEvents { types.formUnion(EventType.standardTypes.subtracting([.snoring])) }
+        if features.snoringDetection { types.insert(.snoring) }
+        if features.extendedAudioEvents { types.formUnion(EventType.extendedTypes) }
+        if config.useAccelerometer { types.remove(.movement) }
+        return types
+    }
+
+    /// The events engine of one channel of a stereo source (all licensed types; the arbiter assigns them).
+    func makeChannelEventsEngine() -> any AudioEventsEngine {
+        makeEventsEngine(sessionId: UUID(), types: enabledEventTypes(config: SleepAnalysisConfig(useAudio: true)))
+            ?? SilentEventsEngine()
+    }
+
+    /// A smart alarm for a session that had none, and the events it starts with (`.armed`).
+    func makeSmartAlarm(sessionId: UUID, configuration: SmartAlarmConfig?) -> (
+        driver: any SmartAlarmDriver, initialEvents: [SmartAlarmEvent]
+    ) {
+        let engine = SmartAlarmEngine(sessionId: sessionId, configuration: configuration, now: Date())
+        return (engine, engine.takePendingEvents())
+    }
+
+    /// The processor of a new (or resumed) session, with its engines.
+    func makeProcessor(
+        for session: SleepCycleSdk.ActiveSession, streams: SdkStreams, listeners: ListenerBox,
+        restoring restored: JournaledSessionState?, arbiter: StereoEventArbiter?
+    ) -> SessionProcessor {
+        let features = context.features
+        let config = session.config
+        var engines = SessionEngines()
+        if config.useAudio {
+            if let arbiter {
+                engines.events = ArbitratedEventsEngine(
+                    arbiter: arbiter, channel: session.channel, sessionId: session.sessionId,
+                    enabledTypes: enabledEventTypes(config: config), startTime: session.startTime)
+            } else {
+                engines.events = makeEventsEngine(
+                    sessionId: session.sessionId, types: enabledEventTypes(config: config))
+            }
+        }
+        if config.useAudio || config.useAccelerometer {
+            var breathing = BreathingRateConfiguration()
+            breathing.useAudio = config.useAudio
+            breathing.useAccelerometer = config.useAccelerometer
+            engines.breathing = make("breathing-rate") {
+                try BreathingRateEstimator(sessionId: session.sessionId, configuration: breathing)
+            }
+        }
+        if config.useAudio {
+            engines.audioHealth = make("audio health") {
+                try AudioHealthMonitor(sessionId: session.sessionId, startTime: session.startTime)
+            }
+        }
+        if config.useAccelerometer {
+            engines.motion = make("motion") {
+                try AccelerometerMotionEngine(sessionId: session.sessionId, sessionStart: session.startTime)
+            }
+        }
+        if let model = context.models.staging {
+            engines.staging = PipelineSleepStager(model: model, sessionStart: session.startTime)
+        }
+        var initialAlarmEvents: [SmartAlarmEvent] = []
+        if features.smartAlarm && session.channel == .primary {
+            let engine: SmartAlarmEngine
+            if let state = restored?.alarmState {
+                engine = SmartAlarmEngine(restoring: state)
+                if state.configuration != session.smartAlarmConfig {
+                    initialAlarmEvents += engine.update(configuration: session.smartAlarmConfig, now: session.startTime)
+                }
+            } else {
+                engine = SmartAlarmEngine(
+                    sessionId: session.sessionId, configuration: session.smartAlarmConfig, now: session.startTime)
+            }
+            initialAlarmEvents += engine.takePendingEvents()
+            engines.smartAlarm = engine
+        }
+        let processor = SessionProcessor(
+            sessionId: session.sessionId, channel: session.channel, config: config, startTime: session.startTime,
+            timeZone: restored?.session.timeZone ?? .current, engines: engines,
+            publishing: SessionPublishing(
+                realTimeStages: features.realTimeSleepStaging, wholeNightStages: features.sleepStaging),
+            streams: streams, listeners: listeners,
+            journal: SessionJournalWriter(journal: context.journal, logger: context.logger), restoring: restored)
+        processor.publishInitialAlarmEvents(initialAlarmEvents)
+        return processor
+    }
+
+    /// Builds an engine, logging (not throwing) when it cannot be set up: the session runs without it.
+    private func make<Engine>(_ name: String, _ body: () throws -> Engine) -> Engine? {
+        do {
+            return try body()
+        } catch {
+            context.logger.error("\(name) engine unavailable: \(error)")
+            return nil
+        }
+    }
+
+    private func makeEventsEngine(sessionId: UUID, types: Set<EventType>) -> (any AudioEventsEngine)? {
+        guard let model = context.models.events, !types.isEmpty else { return nil }
+        do {
+            return try EventDetector(model: model, enabledTypes: types, sessionId: sessionId)
+        } catch {
+            context.logger.error("events engine unavailable: \(error)")
+            return nil
+        }
+    }
+}
+
+/// An events engine that finds nothing: for a stereo channel when no events feature is licensed.
+final class SilentEventsEngine: AudioEventsEngine {
+    func process(_ batch: AudioBatch) -> EventDetectorOutput { .empty }
+    func finish() -> EventDetectorOutput { .empty }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// One thing a session journals as the night goes.
+enum JournaledRecord {
+    case epoch(EpochObservation)
+    case realTimePrediction(SleepStagePrediction)
+    case event(Event)
+    case breathing(BreathingRate)
+    case health(AudioHealthUpdate)
+    case alarmState(SmartAlarmState)
+
+    /// The journal entry for the record, stamped with `time` when the record has no time of its own.
+    func entry() throws -> JournalEntry {
+        switch self {
+        case .epoch(let observation):
+            try JournalEntry(observation, kind: JournalKind.epochFeatures, time: observation.interval.end)
+        case .realTimePrediction(let prediction):
+            try JournalEntry(prediction, kind: JournalKind.realTimePrediction, time: prediction.interval.end)
+        case .event(let event):
+            try JournalEntry(event, kind: JournalKind.event, time: event.interval.end)
+        case .breathing(let rate):
+            try JournalEntry(rate, kind: JournalKind.breathingRate, time: rate.timestamp)
+        case .health(let update):
+            try JournalEntry(update, kind: JournalKind.healthUpdate, time: update.timestamp)
+        case .alarmState(let state):
+            try JournalEntry.snapshot(state, kind: JournalKind.alarmState, time: Date(timeIntervalSince1970: 0))
+        }
+    }
+}
+
+/// Commits a session's records to the journal once per epoch, in one transaction with a checkpoint, so a process
+/// killed at any moment leaves whole epochs behind. Failures are logged, never thrown into the analysis.
+struct SessionJournalWriter: Sendable {
+    let journal: SessionJournal
+    let logger: SDKLogger
+
+    /// Writes `records` and the checkpoint `processedUntil` atomically.
+    func commit(_ records: [JournaledRecord], sessionId: UUID, processedUntil: Date) {
+        do {
+            let entries = try records.map { try $0.entry() }
+            let sampleIndex = Int64(processedUntil.timeIntervalSince1970 * Double(AudioBatch.sampleRate))
+            try journal.appendBatch(
+                entries, sessionId: sessionId,
+                checkpoint: JournalCheckpoint(processedUntil: processedUntil, sampleIndex: sampleIndex))
+        } catch {
+            logger.error("journaling session \(sessionId) failed: \(error)")
+        }
+    }
+}
+
+/// What the journal holds of an interrupted session: enough to continue it so that its result covers the whole
+/// night.
+struct JournaledSessionState: Sendable {
+    let session: JournalSession
+    let checkpoint: JournalCheckpoint?
+    let observations: [EpochObservation]
+    let realTimePredictions: [SleepStagePrediction]
+    let events: [Event]
+    let breathingRates: [BreathingRate]
+    let healthUpdates: [AudioHealthUpdate]
+    let alarmState: SmartAlarmState?
+
+    /// Reads the session `session` back from `journal`.
+    ///
+    /// - Throws: `SleepCycleSdkError.storageFailure` when the journal cannot be read.
+    init(session: JournalSession, journal: SessionJournal) throws {
+        let id = session.sessionId
+        self.session = session
+        checkpoint = try journal.checkpoint(sessionId: id)
+        observations = try journal.records(of: EpochObservation.self, kind: JournalKind.epochFeatures, sessionId: id)
+        realTimePredictions = try journal.records(
+            of: SleepStagePrediction.self, kind: JournalKind.realTimePrediction, sessionId: id)
+        events = try journal.records(of: Event.self, kind: JournalKind.event, sessionId: id)
+        breathingRates = try journal.records(of: BreathingRate.self, kind: JournalKind.breathingRate, sessionId: id)
+        healthUpdates = try journal.records(of: AudioHealthUpdate.self, kind: JournalKind.healthUpdate, sessionId: id)
+        alarmState = try journal.latest(of: SmartAlarmState.self, kind: JournalKind.alarmState, sessionId: id)
+    }
+}
+
+extension SessionJournal {
+    /// Records a session that starts.
+    ///
+    /// - Throws: `SleepCycleSdkError.storageFailure`.
+    func begin(_ session: SleepCycleSdk.ActiveSession, features: SleepAnalysisFeatures, sourceDescription: String)
+        throws
+    {
+        try beginSession(
+            JournalSession(
+                sessionId: session.sessionId, channel: session.channel, config: session.config,
+                smartAlarmConfig: session.smartAlarmConfig, startTime: session.startTime,
+                timeZoneIdentifier: TimeZone.current.identifier, enabledFeatures: features.enabledNames,
+                sourceDescription: sourceDescription, sourceStartTime: session.startTime))
+    }
+
+    /// Removes a finished (or discarded) session; a failure is logged.
+    func finishQuietly(_ sessionId: UUID, logger: SDKLogger) {
+        do {
+            try finishSession(sessionId)
+        } catch {
+            logger.error("removing session \(sessionId) from the journal failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+extension SleepCycleSdk {
+    // MARK: - Data sources
+
+    /// Creates a live source capturing from an ALSA device (mono or stereo, any rate the card offers; resampled
+    /// for analysis). Nothing is opened until a session starts on it; device errors surface then.
+    ///
+    /// - Parameter device: The ALSA device name (`default`, `hw:1,0`, `plughw:CARD=Mic`, …).
+    /// - Returns: The source, to pass to `startAnalysis(using:)` or `startDataSource(using:)`.
+    public nonisolated static func createLiveDataSource(device: String = "default") -> any DataSource {
+        LiveDataSource(device: device)
+    }
+
+    /// Creates a source that replays a recorded night: an audio file (anything libsndfile reads, mono or
+    /// stereo, any rate) and/or sensor CSV files. It ends when its input ends: `await source.waitUntilFinished()`
+    /// returns then, and `stopAnalysis()` after that returns the whole night's result. Bad files are reported
+    /// when a session starts on it (or, for a malformed row later in a file, through `dataSourceError`).
+    ///
+    /// - Parameters:
+    ///   - audio: The audio file, or nil.
+    ///   - accelerometer: An accelerometer CSV (`timestamp,x,y,z`; seconds or ISO 8601; g or m/s²), or nil.
+    ///   - heartRate: A heart-rate CSV (`timestamp,bpm`), or nil.
+    ///   - activityCounts: An epoch actigraphy CSV (`timestamp,activity_count`), or nil.
+    ///   - startTime: When the recording began (nil: now); relative CSV timestamps count from it.
+    ///   - pace: How fast to replay; results are the same at every pace.
+    /// - Returns: The source, to pass to `startAnalysis(using:)` or `startDataSource(using:)`.
+    public nonisolated static func createFileDataSource(
+        audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil, startTime: Date? = nil,
+        pace: ReplayPace = .asFastAsPossible
+    ) -> any DataSource {
+        FileDataSource(
+            audio: audio, accelerometer: accelerometer, heartRate: heartRate, activityCounts: activityCounts,
+            startTime: startTime, pace: pace)
+    }
+}

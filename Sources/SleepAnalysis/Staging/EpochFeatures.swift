@@ -1,0 +1,105 @@
+import Foundation
+
+/// Everything the stager knows about one 30-second epoch; every input is optional.
+///
+/// The stager turns a night of these into model inputs itself (per-night normalisation, context windows),
+/// so callers only summarise what each sensor saw inside the epoch.
+public struct EpochFeatures: Sendable, Hashable, Codable {
+    /// The length of an epoch, in seconds.
+    public static let duration: TimeInterval = 30
+
+    /// The start of the epoch.
+    public var start: Date
+    /// Activity count for the epoch (any device scale: the stager normalises per night), nil when unknown.
+    public var activityCount: Double?
+    /// Heart-rate summary for the epoch, nil without a wearable or without readings in the epoch.
+    public var heartRate: HeartRateEpochStats?
+    /// Audio cues for the epoch, nil when audio is not analysed.
+    public var audio: AudioEpochCues?
+
+    /// Creates an epoch.
+    ///
+    /// - Parameters:
+    ///   - start: the start of the epoch.
+    ///   - activityCount: the epoch's activity count, if an accelerometer or actigraph gave one.
+    ///   - heartRate: the epoch's heart-rate summary, if a wearable gave readings.
+    ///   - audio: the epoch's audio cues, if audio is analysed.
+    public init(
+        start: Date, activityCount: Double? = nil, heartRate: HeartRateEpochStats? = nil, audio: AudioEpochCues? = nil
+    ) {
+        self.start = start
+        self.activityCount = activityCount
+        self.heartRate = heartRate
+        self.audio = audio
+    }
+
+    /// The epoch as a time interval.
+    public var interval: DateInterval { DateInterval(start: start, duration: Self.duration) }
+}
+
+/// Heart-rate readings inside one epoch, summarised.
+public struct HeartRateEpochStats: Sendable, Hashable, Codable {
+    /// Mean beats per minute.
+    public var meanBpm: Double
+    /// Standard deviation of the readings (0 for a single reading).
+    public var standardDeviation: Double
+    /// Number of readings.
+    public var sampleCount: Int
+
+    /// Creates a summary.
+    ///
+    /// - Parameters:
+    ///   - meanBpm: Mean beats per minute.
+    ///   - standardDeviation: Standard deviation of the readings (0 for a single reading).
+    ///   - sampleCount: Number of readings.
+    public init(meanBpm: Double, standardDeviation: Double, sampleCount: Int) {
+        self.meanBpm = meanBpm
+        self.standardDeviation = standardDeviation
+        self.sampleCount = sampleCount
+    }
+
+    /// Summarises readings; nil when there is no plausible reading (20...250 bpm).
+    ///
+    /// - Parameter bpm: the readings that fall inside the epoch.
+    /// - Returns: the summary, or nil.
+    public init?(bpm: [Double]) {
+        let valid = bpm.filter { $0.isFinite && $0 >= 20 && $0 <= 250 }
+        guard !valid.isEmpty else { return nil }
+        let mean = valid.reduce(0, +) / Double(valid.count)
+        let variance = valid.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(valid.count)
+        self.init(meanBpm: mean, standardDeviation: variance.squareRoot(), sampleCount: valid.count)
+    }
+}
+
+/// What the audio engines heard during one epoch. Every cue is optional.
+public struct AudioEpochCues: Sendable, Hashable, Codable {
+    /// Fraction of the epoch covered by snoring, 0...1.
+    public var snoringFraction: Double?
+    /// Number of movement sounds (rustling, turning over) in the epoch.
+    public var movementSoundCount: Int?
+    /// Mean A-weighted sound level, dB SPL.
+    public var meanDbA: Double?
+    /// Breathing rate, breaths per minute.
+    public var breathingRate: Double?
+    /// Regularity of breathing, 0 (erratic) ... 1 (metronomic).
+    public var breathingRegularity: Double?
+
+    /// Creates audio cues.
+    ///
+    /// - Parameters:
+    ///   - snoringFraction: Fraction of the epoch covered by snoring, 0...1.
+    ///   - movementSoundCount: Number of movement sounds (rustling, turning over) in the epoch.
+    ///   - meanDbA: Mean A-weighted sound level, dB SPL.
+    ///   - breathingRate: Breathing rate, breaths per minute.
+    ///   - breathingRegularity: Regularity of breathing, 0 (erratic) ... 1 (metronomic).
+    public init(
+        snoringFraction: Double? = nil, movementSoundCount: Int? = nil, meanDbA: Double? = nil,
+        breathingRate: Double? = nil, breathingRegularity: Double? = nil
+    ) {
+        self.snoringFraction = snoringFraction
+        self.movementSoundCount = movementSoundCount
+        self.meanDbA = meanDbA
+        self.breathingRate = breathingRate
+        self.breathingRegularity = breathingRegularity
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Turns raw accelerometer samples into per-epoch activity counts.
+///
+/// Algorithm (after ActiGraph-style counts as used by Walch et al. 2019):
+/// 1. magnitude `√(x² + y² + z²)` in g, which does not depend on how the device lies;
+/// 2. band-pass 0.25–3 Hz (`MagnitudeBandPass`: Butterworth high-pass then low-pass, coefficients from the
+///    sample rate, so any rate of about 10–100 Hz gives the same count for the same motion);
+/// 3. count = 100 × Σ |filtered| × Δt over the samples whose timestamp falls in the 30-second epoch
+///    (g·s × 100: the integral of rectified motion, independent of the sample rate).
+///
+/// Counts are linear in the motion's amplitude; the stager normalises them per night (rank and mean scale),
+/// so a phone on the mattress (small counts) and a wrist device (large counts) give the same model inputs.
+/// The sample rate is given, or estimated as the median interval of the first 64 samples.
+public struct ActivityCounter: Sendable {
+    /// The origin of the 30-second epoch grid.
+    public let sessionStart: Date
+
+    private var sampleRate: Double?
+    private var pending: [AccelerometerSample] = []
+    private var filter: MagnitudeBandPass?
+    private var sums: [Int: Double] = [:]
+    private var closedThrough = -1
+
+    private static let rateEstimationSamples = 64
+
+    /// Creates a counter.
+    ///
+    /// - Parameters:
+    ///   - sessionStart: the start of the first epoch.
+    ///   - sampleRate: samples per second, or nil to estimate it from the timestamps.
+    /// - Throws: `SleepCycleSdkError.invalidConfiguration` when the rate is not positive and finite.
+    public init(sessionStart: Date, sampleRate: Double? = nil) throws {
+        if let sampleRate, !(sampleRate.isFinite && sampleRate > 0) {
+            throw SleepCycleSdkError.invalidConfiguration("accelerometer sample rate must be positive")
+        }
+        self.sessionStart = sessionStart
+        self.sampleRate = sampleRate
+        if let sampleRate { filter = MagnitudeBandPass(sampleRate: sampleRate) }
+    }
+
+    /// The sample rate in use, nil until known.
+    public var estimatedSampleRate: Double? { sampleRate }
+
+    /// Adds samples (in time order); samples before the session start or in an epoch already closed are ignored.
+    ///
+    /// - Parameter samples: accelerometer readings, in g.
+    public mutating func add(_ samples: [AccelerometerSample]) {
+        guard filter == nil else {
+            samples.forEach { accumulate($0) }
+            return
+        }
+        pending += samples
+        guard pending.count >= Self.rateEstimationSamples else { return }
+        let intervals = zip(pending.dropFirst(), pending).map { $0.timestamp.timeIntervalSince($1.timestamp) }
+            .filter { $0 > 0 }.sorted()
+        let rate = intervals.isEmpty ? 50 : 1 / intervals[intervals.count / 2]
+        sampleRate = rate
+        filter = MagnitudeBandPass(sampleRate: rate)
+        let buffered = pending
+        pending = []
+        buffered.forEach { accumulate($0) }
+    }
+
+    /// Returns the counts of every epoch that ends at or before `time` and received samples, oldest first.
+    ///
+    /// - Parameter time: the current time of the data (not the wall clock, so a replay matches live).
+    /// - Returns: one count per closed epoch with data; each epoch is returned once.
+    public mutating func closeEpochs(through time: Date) -> [ActivityCountSample] {
+        let last = Int((time.timeIntervalSince(sessionStart) / EpochFeatures.duration).rounded(.down)) - 1
+        return close(through: last)
+    }
+
+    /// Returns the counts of every remaining epoch (at the end of the input).
+    ///
+    /// - Returns: one count per epoch with data, oldest first.
+    public mutating func finish() -> [ActivityCountSample] {
+        if filter == nil, !pending.isEmpty {
+            let rate = sampleRate ?? Self.fallbackRate(pending)
+            sampleRate = rate
+            filter = MagnitudeBandPass(sampleRate: rate)
+            let buffered = pending
+            pending = []
+            buffered.forEach { accumulate($0) }
+        }
+        return close(through: sums.keys.max() ?? closedThrough)
+    }
+
+    private mutating func close(through last: Int) -> [ActivityCountSample] {
+        let ready = sums.keys.filter { $0 <= last }.sorted()
+        closedThrough = max(closedThrough, last)
+        return ready.map { epoch in
+            let count = sums.removeValue(forKey: epoch) ?? 0
+            return ActivityCountSample(
+                timestamp: sessionStart.addingTimeInterval(Double(epoch) * EpochFeatures.duration), activityCount: count)
+        }
+    }
+
+    private mutating func accumulate(_ sample: AccelerometerSample) {
+        guard var filter, let sampleRate else { return }
+        let magnitude = (sample.x * sample.x + sample.y * sample.y + sample.z * sample.z).squareRoot()
+        guard magnitude.isFinite else { return }
+        let filtered = filter.process(magnitude)
+        self.filter = filter
+        let offset = sample.timestamp.timeIntervalSince(sessionStart)
+        guard offset >= 0 else { return }
+        let epoch = Int((offset / EpochFeatures.duration).rounded(.down))
+        guard epoch > closedThrough else { return }
+        sums[epoch, default: 0] += 100 * abs(filtered) / sampleRate
+    }
+
+    private static func fallbackRate(_ samples: [AccelerometerSample]) -> Double {
+        guard let first = samples.first, let last = samples.last, samples.count > 1 else { return 50 }
+        let span = last.timestamp.timeIntervalSince(first.timestamp)
+        return span > 0 ? Double(samples.count - 1) / span : 50
+    }
+}

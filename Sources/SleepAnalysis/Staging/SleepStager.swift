@@ -1,0 +1,121 @@
+import Foundation
+
+/// Stages a night epoch by epoch: a causal prediction as each 30-second epoch closes, and a whole-night pass
+/// at the end.
+///
+/// For each epoch the stager picks the classifier matching the inputs seen within 20 epochs (10 minutes):
+/// activity and heart rate, activity only, or heart rate only. Without either, audio movement sounds stand in
+/// for activity counts (audio-only mode; not validated against polysomnography), and with no input at all the
+/// clock prior (stage frequencies by time since the session began) is used. Snoring lowers the probability
+/// of wake. Real time runs the stage-sequence model forward (a filter); the whole night runs forward–backward.
+///
+/// Epochs are placed on a 30-second grid that starts at the first epoch; a gap is filled with empty epochs,
+/// and an epoch at or before the last one is taken as the next.
+public struct SleepStager: Sendable {
+    /// The model.
+    public let model: StagingModel
+    /// When the session began (the origin of the time-since-start feature).
+    public let sessionStart: Date
+    /// The real-time predictions so far, one per epoch (gap epochs included).
+    public private(set) var realTimePredictions: [SleepStagePrediction] = []
+
+    private var gridStart: Date?
+    private var night = NightSeries()
+    private var audio: [AudioEpochCues?] = []
+    private var hasActivity: [Bool] = []
+    private var hasHeartRate: [Bool] = []
+    private var filtered: [Double]?
+
+    private static let availabilityWindow = 20
+
+    /// Creates a stager for one session.
+    ///
+    /// - Parameters:
+    ///   - model: the staging model (e.g. `StagingModel.bundled()`).
+    ///   - sessionStart: when the session began.
+    public init(model: StagingModel, sessionStart: Date) {
+        self.model = model
+        self.sessionStart = sessionStart
+    }
+
+    /// Number of epochs staged so far.
+    public var epochCount: Int { night.count }
+
+    /// Adds the epoch that just closed and returns its real-time (causal) prediction.
+    ///
+    /// - Parameter epoch: the epoch's inputs.
+    /// - Returns: the prediction for the epoch, from it and earlier epochs only.
+    @discardableResult
+    public mutating func addEpoch(_ epoch: EpochFeatures) -> SleepStagePrediction {
+        let origin = gridStart ?? epoch.start
+        gridStart = origin
+        let position = Int((epoch.start.timeIntervalSince(origin) / EpochFeatures.duration).rounded())
+        while night.count < position {
+            let start = origin.addingTimeInterval(Double(night.count) * EpochFeatures.duration)
+            _ = append(EpochFeatures(start: start))
+        }
+        var placed = epoch
+        placed.start = origin.addingTimeInterval(Double(night.count) * EpochFeatures.duration)
+        return append(placed)
+    }
+
+    /// The whole-night predictions: every epoch staged so far, using the entire night (forward–backward).
+    ///
+    /// - Returns: one prediction per epoch; probabilities sum to 1.
+    public func wholeNight() -> [SleepStagePrediction] {
+        let emissions = (0..<night.count).map { emission(at: $0, context: .wholeNight) }
+        let posteriors = model.sequence.smoothed(emissions)
+        return posteriors.enumerated().map { index, posterior in
+            prediction(at: index, posterior: posterior, context: .wholeNight)
+        }
+    }
+
+    // MARK: - Internals
+
+    private mutating func append(_ epoch: EpochFeatures) -> SleepStagePrediction {
+        var series = epoch
+        if series.activityCount == nil, let sounds = epoch.audio?.movementSoundCount {
+            series.activityCount = Double(max(sounds, 0))
+        }
+        night.append(series, hoursSinceStart: epoch.start.timeIntervalSince(sessionStart) / 3600)
+        audio.append(epoch.audio)
+        hasActivity.append(series.activityCount != nil)
+        hasHeartRate.append(series.heartRate != nil)
+        let index = night.count - 1
+        filtered = model.sequence.forwardStep(previous: filtered, emission: emission(at: index, context: .causal))
+        let result = prediction(at: index, posterior: filtered ?? [], context: .causal)
+        realTimePredictions.append(result)
+        return result
+    }
+
+    /// The emission likelihood of epoch `index`: the matching classifier's posterior over the class prior.
+    private func emission(at index: Int, context: StagingContext) -> [Double] {
+        let lower = max(0, index - Self.availabilityWindow)
+        let upper = context == .causal ? index : min(night.count - 1, index + Self.availabilityWindow)
+        let inputs = StagingInputs.matching(
+            hasActivity: hasActivity[lower...upper].contains(true),
+            hasHeartRate: hasHeartRate[lower...upper].contains(true))
+        var posterior: [Double]
+        if let inputs, let classifier = model.classifiers[StagingModelVariantKey(inputs: inputs, context: context)] {
+            posterior = classifier.posterior(night: night, at: index)
+        } else {
+            posterior = model.clockPrior.probabilities(atHours: night.hoursSinceStart[index])
+        }
+        if let snoring = audio[index]?.snoringFraction, snoring.isFinite {
+            posterior[0] *= 1 - model.snoringWakeSuppression * min(max(snoring, 0), 1)
+            posterior = StageSequenceModel.normalised(posterior)
+        }
+        return model.sequence.emission(posterior, priorExponent: model.emissionPriorExponents[context] ?? 1)
+    }
+
+    private func prediction(at index: Int, posterior: [Double], context: StagingContext) -> SleepStagePrediction {
+        let weights = model.decisionWeights[context] ?? [1, 1, 1, 1]
+        let weighted = zip(posterior, weights).map { $0 * $1 }
+        let probabilities = SleepStageProbabilities(
+            awake: weighted[0], rem: weighted[3], light: weighted[1], deep: weighted[2])
+        let start = (gridStart ?? sessionStart).addingTimeInterval(Double(index) * EpochFeatures.duration)
+        return SleepStagePrediction(
+            stage: probabilities.mostLikely, interval: DateInterval(start: start, duration: EpochFeatures.duration),
+            probabilities: probabilities)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// A trained staging model: one tree ensemble per input variant and context, a stage-sequence model, decision
+/// weights, and a clock prior for epochs without sensor input. Loaded from `Models/staging.json`.
+public struct StagingModel: Sendable {
+    /// The stage order of every probability vector in the model file.
+    static let stageOrder: [SleepStage] = [.awake, .light, .deep, .rem]
+
+    /// The model's name and version, from the file.
+    public let name: String
+    /// The inputs and contexts the model has a classifier for.
+    public var variants: [StagingModelVariantKey] { Array(classifiers.keys) }
+
+    let classifiers: [StagingModelVariantKey: StagingClassifier]
+    let sequence: StageSequenceModel
+    let decisionWeights: [StagingContext: [Double]]
+    let emissionPriorExponents: [StagingContext: Double]
+    let clockPrior: ClockPrior
+    let snoringWakeSuppression: Double
+
+    /// The model file name inside `Models/` (without extension).
+    public static let bundledName = "staging"
+
+    /// Loads a model file.
+    ///
+    /// - Parameter url: a `staging.json` written by `Tools/staging/train.py`.
+    /// - Returns: the model.
+    /// - Throws: `SleepCycleSdkError.modelUnavailable` when the file cannot be read,
+    ///   `.modelIntegrityCheckFailed` when it is malformed or inconsistent.
+    public static func load(from url: URL) throws -> StagingModel {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw SleepCycleSdkError.modelUnavailable("\(url.path) (\(error.localizedDescription))")
+        }
+        let file: StagingModelFile
+        do {
+            file = try JSONDecoder().decode(StagingModelFile.self, from: data)
+        } catch {
+            throw SleepCycleSdkError.modelIntegrityCheckFailed("\(url.lastPathComponent): \(error)")
+        }
+        return try StagingModel(file: file)
+    }
+
+    /// Loads the model bundled with the library (`Models/staging.json`).
+    ///
+    /// - Returns: the model.
+    /// - Throws: `SleepCycleSdkError.modelUnavailable` when the build carries no staging model.
+    public static func bundled() throws -> StagingModel {
+        guard let url = Bundle.module.url(forResource: bundledName, withExtension: "json", subdirectory: "Models")
+        else { throw SleepCycleSdkError.modelUnavailable(bundledName) }
+        return try load(from: url)
+    }
+
+    init(file: StagingModelFile) throws {
+        guard file.format == StagingModelFile.formatName else {
+            throw SleepCycleSdkError.modelIntegrityCheckFailed("not a staging model (format '\(file.format)')")
+        }
+        guard file.stages == Self.stageOrder.map(\.rawValue) else {
+            throw SleepCycleSdkError.modelIntegrityCheckFailed("staging model: stage order must be awake, light, deep, rem")
+        }
+        var classifiers: [StagingModelVariantKey: StagingClassifier] = [:]
+        for variant in file.variants {
+            let extractor = StagingFeatureExtractor(inputs: variant.inputs, context: variant.context)
+            guard variant.featureNames == extractor.featureNames, variant.trees.featureCount == variant.featureNames.count
+            else {
+                throw SleepCycleSdkError.modelIntegrityCheckFailed(
+                    "staging model: features of \(variant.inputs.rawValue)/\(variant.context.rawValue) do not match this library")
+            }
+            try variant.trees.validate()
+            guard variant.trees.classCount == 4 else {
+                throw SleepCycleSdkError.modelIntegrityCheckFailed("staging model: classifiers must have 4 classes")
+            }
+            classifiers[StagingModelVariantKey(inputs: variant.inputs, context: variant.context)] =
+                StagingClassifier(extractor: extractor, trees: variant.trees)
+        }
+        for inputs in StagingInputs.allCases {
+            for context in StagingContext.allCases where classifiers[StagingModelVariantKey(inputs: inputs, context: context)] == nil {
+                throw SleepCycleSdkError.modelIntegrityCheckFailed(
+                    "staging model: no classifier for \(inputs.rawValue)/\(context.rawValue)")
+            }
+        }
+        try file.sequence.validate()
+        try file.clockPrior.validate()
+        guard StagingContext.allCases.allSatisfy({ file.decisionWeights[$0.rawValue]?.count == 4 }) else {
+            throw SleepCycleSdkError.modelIntegrityCheckFailed("staging model: decision weights need 4 values per context")
+        }
+        guard StagingContext.allCases.allSatisfy({ file.emissionPriorExponents[$0.rawValue]?.isFinite == true }) else {
+            throw SleepCycleSdkError.modelIntegrityCheckFailed("staging model: an emission prior exponent per context")
+        }
+        name = file.name
+        self.classifiers = classifiers
+        sequence = file.sequence
+        decisionWeights = Dictionary(uniqueKeysWithValues: StagingContext.allCases.map {
+            ($0, file.decisionWeights[$0.rawValue] ?? [1, 1, 1, 1])
+        })
+        emissionPriorExponents = Dictionary(uniqueKeysWithValues: StagingContext.allCases.map {
+            ($0, file.emissionPriorExponents[$0.rawValue] ?? 1)
+        })
+        clockPrior = file.clockPrior
+        snoringWakeSuppression = min(max(file.snoringWakeSuppression, 0), 1)
+    }
+}
+
+/// Names one classifier of a staging model: which inputs it reads, in which context.
+public struct StagingModelVariantKey: Sendable, Hashable {
+    /// The sensor inputs.
+    public var inputs: StagingInputs
+    /// Causal or whole night.
+    public var context: StagingContext
+}
+
+/// A feature extractor and the trees that read its output.
+struct StagingClassifier: Sendable {
+    let extractor: StagingFeatureExtractor
+    let trees: GradientBoostedTrees
+
+    /// Class posteriors (awake, light, deep, REM) for one epoch of a night.
+    func posterior(night: NightSeries, at index: Int) -> [Double] {
+        trees.probabilities(extractor.features(of: night, at: index))
+    }
+}
+
+/// Stage frequencies by time since the session began (bins of `binHours`; the last bin covers the rest).
+struct ClockPrior: Sendable, Codable {
+    let binHours: Double
+    let probabilities: [[Double]]
+
+    /// Stage probabilities `hours` after the session began.
+    func probabilities(atHours hours: Double) -> [Double] {
+        let bin = min(max(Int(hours / binHours), 0), probabilities.count - 1)
+        return probabilities[bin]
+    }
+
+    func validate() throws {
+        guard binHours > 0, !probabilities.isEmpty, probabilities.allSatisfy({ $0.count == 4 }) else {
+            throw SleepCycleSdkError.modelIntegrityCheckFailed("staging model: bad clock prior")
+        }
+    }
+}
+
+/// The JSON layout of `Models/staging.json`.
+struct StagingModelFile: Codable {
+    static let formatName = "sleepanalysis-staging-1"
+
+    struct Variant: Codable {
+        let inputs: StagingInputs
+        let context: StagingContext
+        let featureNames: [String]
+        let trees: GradientBoostedTrees
+    }
+
+    let format: String
+    let name: String
+    let stages: [String]
+    let variants: [Variant]
+    let sequence: StageSequenceModel
+    let decisionWeights: [String: [Double]]
+    let emissionPriorExponents: [String: Double]
+    let clockPrior: ClockPrior
+    let snoringWakeSuppression: Double
+}

@@ -1,0 +1,64 @@
+import Foundation
+import SleepAnalysis
+
+/// `sleepanalysis export --healthkit [--store DIR] [--session ID] [--from DATE] [--to DATE] [--format json|csv]`:
+/// the stored nights as HealthKit sleep-analysis samples (one `inBed` per night, then one per stage run).
+///
+/// JSON output: an array of `{"sessionId", "value", "valueName", "startDate", "endDate", "timeZone"}` (values are
+/// HealthKit's: inBed 0, asleepUnspecified 1, awake 2, asleepCore 3, asleepDeep 4, asleepREM 5). CSV: the header
+/// `session_id,value,value_name,start_date,end_date,time_zone`, then one line per sample.
+enum ExportCommand: Command {
+    static let name = "export"
+    static let summary = "export stored nights (--healthkit: HealthKit sleep-analysis samples)"
+    static let specification = ArgumentSpecification(
+        options: DateRangeArguments.options.union([StoreDirectoryArgument.option, "session", "format"]),
+        flags: ["healthkit"],
+        usage: """
+            usage: sleepanalysis export --healthkit [--store DIR] [--session ID] [--from DATE] [--to DATE]
+                                        [--format json|csv]
+
+              --healthkit          export HealthKit sleep-analysis category samples
+              --store DIR          the session store (default $XDG_DATA_HOME/sleepanalysis, else
+                                   ~/.local/share/sleepanalysis)
+              --session ID         only this session (default: every night in the range)
+              --from DATE          only nights that end after DATE (ISO 8601 day or time)
+              --to DATE            only nights that start before DATE (a day: its end)
+              --format json|csv    output format (default json)
+
+            """)
+
+    static func run(_ arguments: [String]) async throws {
+        let parsed = try ArgumentParser.parse(arguments, specification)
+        if parsed.flag("help") {
+            print(specification.usage, terminator: "")
+            return
+        }
+        guard parsed.flag("healthkit") else {
+            throw CommandLineError.usage("choose what to export: --healthkit", usage: specification.usage)
+        }
+        let format = try parsed.choice("format", from: ["json", "csv"], default: "json")
+        let store = try StoreDirectoryArgument.openExisting(parsed)
+        let results = try selectedResults(store, parsed)
+        let samples = results.flatMap { store.healthKitSamples(for: $0) }
+        if format == "json" {
+            print(String(decoding: try HealthKitExport.json(samples), as: UTF8.self))
+        } else {
+            print(HealthKitExport.csv(samples), terminator: "")
+        }
+    }
+
+    /// The one session asked for, or every night in the range, earliest first.
+    private static func selectedResults(_ store: SessionStore, _ parsed: ParsedArguments) throws -> [AnalysisResult] {
+        if let text = parsed.option("session") {
+            guard let sessionId = UUID(uuidString: text) else {
+                throw CommandLineError.usage("--session: '\(text)' is not a session id", usage: parsed.usage)
+            }
+            guard let result = try store.result(sessionId: sessionId) else {
+                throw CommandLineError(kind: .failure, message: "no session \(text) in the store", usage: nil)
+            }
+            return [result]
+        }
+        let range = try DateRangeArguments.range(parsed)
+        return try store.nights(in: range).compactMap { try store.result(sessionId: $0.sessionId) }
+    }
+}

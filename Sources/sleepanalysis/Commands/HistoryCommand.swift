@@ -1,0 +1,124 @@
+import Foundation
+import SleepAnalysis
+
+/// `sleepanalysis history [--store DIR] [--from DATE] [--to DATE] [--format json|text]`: the nights in the session
+/// store that overlap a date range, earliest first.
+///
+/// JSON output (keys sorted): `{"nights": [...]}`, each night with `sessionId`, `startTime`, `endTime` (ISO 8601
+/// UTC), `timeZone` (identifier), `timeInBed`, `totalSleepDuration`, `sleepOnsetLatency`, `wakeAfterSleepOnset`,
+/// `snoreTime` (seconds), `sleepEfficiency` (0...1), `numberOfAwakenings`, `eventCount`, `snoringEventCount`,
+/// `meanBreathingRate` (breaths per minute); a figure the night lacks is omitted.
+enum HistoryCommand: Command {
+    static let name = "history"
+    static let summary = "list the nights in the session store"
+    static let specification = ArgumentSpecification(
+        options: DateRangeArguments.options.union([StoreDirectoryArgument.option, "format"]),
+        usage: """
+            usage: sleepanalysis history [--store DIR] [--from DATE] [--to DATE] [--format json|text]
+
+              --store DIR          the session store (default $XDG_DATA_HOME/sleepanalysis, else
+                                   ~/.local/share/sleepanalysis)
+              --from DATE          only nights that end after DATE (ISO 8601 day or time)
+              --to DATE            only nights that start before DATE (a day: its end)
+              --format json|text   output format (default text)
+
+            """)
+
+    static func run(_ arguments: [String]) async throws {
+        let parsed = try ArgumentParser.parse(arguments, specification)
+        if parsed.flag("help") {
+            print(specification.usage, terminator: "")
+            return
+        }
+        let format = try parsed.choice("format", from: ["json", "text"], default: "text")
+        let range = try DateRangeArguments.range(parsed)
+        let nights = try StoreDirectoryArgument.openExisting(parsed).nights(in: range)
+        if format == "json" {
+            print(try json(nights))
+        } else {
+            print(text(nights), terminator: "")
+        }
+    }
+
+    /// One night as the JSON output shows it.
+    struct Entry: Encodable {
+        var sessionId: UUID
+        var startTime: String
+        var endTime: String
+        var timeZone: String
+        var timeInBed: Double
+        var totalSleepDuration: Double?
+        var sleepOnsetLatency: Double?
+        var wakeAfterSleepOnset: Double?
+        var snoreTime: Double?
+        var sleepEfficiency: Double?
+        var numberOfAwakenings: Int?
+        var eventCount: Int
+        var snoringEventCount: Int
+        var meanBreathingRate: Double?
+
+        init(_ night: StoredNight) {
+            let statistics = night.statistics
+            sessionId = night.sessionId
+            startTime = HealthKitExport.timestamp(night.startTime)
+            endTime = HealthKitExport.timestamp(night.endTime)
+            timeZone = night.timeZone.identifier
+            timeInBed = night.endTime.timeIntervalSince(night.startTime)
+            totalSleepDuration = statistics?.totalSleepDuration
+            sleepOnsetLatency = statistics?.sleepOnsetLatency
+            wakeAfterSleepOnset = statistics?.wakeAfterSleepOnset
+            snoreTime = statistics?.snoreTime
+            sleepEfficiency = statistics?.sleepEfficiency
+            numberOfAwakenings = statistics?.numberOfAwakenings
+            eventCount = night.eventCount
+            snoringEventCount = night.snoringEventCount
+            meanBreathingRate = night.meanBreathingRate
+        }
+    }
+
+    static func json(_ nights: [StoredNight]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return String(decoding: try encoder.encode(["nights": nights.map(Entry.init)]), as: UTF8.self)
+    }
+
+    static func text(_ nights: [StoredNight]) -> String {
+        guard !nights.isEmpty else { return "no nights in this range\n" }
+        var lines = ["night        start  end    in bed  asleep  effic.  events  session"]
+        for night in nights {
+            let statistics = night.statistics
+            let columns = [
+                clock(night.startTime, night.timeZone, format: "yyyy-MM-dd"),
+                clock(night.startTime, night.timeZone, format: "HH:mm"),
+                clock(night.endTime, night.timeZone, format: "HH:mm"),
+                hours(night.endTime.timeIntervalSince(night.startTime)),
+                statistics?.totalSleepDuration.map(hours) ?? "-",
+                statistics?.sleepEfficiency.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
+                String(night.eventCount),
+                night.sessionId.uuidString,
+            ]
+            let widths = [12, 6, 6, 7, 7, 7, 7, 0]
+            lines.append(
+                zip(columns, widths).map { $0.padding(toLength: max($1, $0.count), withPad: " ", startingAt: 0) }
+                    .joined(separator: " "))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A date in the night's own time zone.
+    private static func clock(_ date: Date, _ timeZone: TimeZone, format: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = format
+        return formatter.string(from: date)
+    }
+
+    /// Seconds as `h:mm`.
+    private static func hours(_ seconds: Double) -> String {
+        let minutes = Int((seconds / 60).rounded())
+        return String(format: "%d:%02d", minutes / 60, minutes % 60)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import SleepAnalysis
+
+/// `sleepanalysis spl FILE [--calibration-offset DB] [--format json|text]`: A-weighted sound level per frame and
+/// as Leq, min and max.
+///
+/// JSON output (one object, keys sorted): `leq`, `min`, `max` (dB SPL, A-weighted, whole file), `frames`
+/// (A-weighted dB SPL per frame, 0.01 dB resolution), `frameDuration` and `windowDuration` (s), `sampleRate`,
+/// `channelCount`, `duration` (s), `calibrationOffsetDb`.
+enum SplCommand: Command {
+    static let name = "spl"
+    static let summary = "A-weighted sound level of an audio file (per frame, Leq, min, max)"
+    static let specification = ArgumentSpecification(
+        options: ["calibration-offset", "format"],
+        positionals: ["FILE"],
+        usage: """
+            usage: sleepanalysis spl FILE [--calibration-offset DB] [--format json|text]
+
+              FILE                      audio file (WAV, FLAC, OGG…; mono or stereo; any sample rate)
+              --calibration-offset DB   dB SPL = dBFS + DB (default 120: a -26 dBFS/94 dB SPL MEMS microphone)
+              --format json|text        output format (default text)
+
+            """)
+
+    static func run(_ arguments: [String]) async throws {
+        let parsed = try ArgumentParser.parse(arguments, specification)
+        if parsed.flag("help") {
+            print(specification.usage, terminator: "")
+            return
+        }
+        let format = try parsed.choice("format", from: ["json", "text"], default: "text")
+        var calibration = LevelCalibration.default
+        if let offset = try parsed.option("calibration-offset", as: Double.self) {
+            guard offset.isFinite else { throw CommandLineError.usage("--calibration-offset must be finite") }
+            calibration = LevelCalibration(offsetDb: offset)
+        }
+        let report = try SoundLevelAnalysis.analyze(
+            file: URL(fileURLWithPath: parsed.positionals[0]), calibration: calibration)
+        if format == "json" {
+            print(try json(report))
+        } else {
+            print(text(report), terminator: "")
+        }
+    }
+
+    /// The report as one JSON object (sorted keys, frames rounded to 0.01 dB).
+    static func json(_ report: SoundLevelReport) throws -> String {
+        var rounded = report
+        rounded.frames = report.frames.map { ($0 * 100).rounded() / 100 }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(rounded), as: UTF8.self)
+    }
+
+    /// The report as two lines for people.
+    static func text(_ report: SoundLevelReport) -> String {
+        """
+        LAeq \(String(format: "%.1f", report.leq)) dB SPL   min \(String(format: "%.1f", report.min))   \
+        max \(String(format: "%.1f", report.max))
+        \(report.frames.count) frames of \(report.frameDuration) s over \(String(format: "%.1f", report.duration)) s \
+        (\(Int(report.sampleRate)) Hz, \(report.channelCount) channel(s), calibration offset \
+        \(report.calibrationOffsetDb) dB)
+
+        """
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import XCTest
+
+@testable import SleepAnalysis
+
+final class ISO8601IntervalTests: XCTestCase {
+    /// 2026-12-01 06:30:00 UTC.
+    private let sixThirty = Date(timeIntervalSince1970: 1_796_106_600)
+
+    func test_dateInterval_parses_start_and_end_in_utc() throws {
+        let window = try DateInterval(iso8601Interval: "2026-12-01T06:30:00Z/2026-12-01T07:00:00Z")
+        XCTAssertEqual(window, DateInterval(start: sixThirty, duration: 1800))
+    }
+
+    func test_dateInterval_parses_offsets_fractions_and_minutes_only() throws {
+        let window = try DateInterval(iso8601Interval: "2026-12-01T07:30:00.5+01:00/2026-12-01T02:00-0500")
+        XCTAssertEqual(window.start, sixThirty + 0.5)
+        XCTAssertEqual(window.end, sixThirty + 1800)
+        let comma = try DateInterval(iso8601Interval: "2026-12-01 06:30:00,25Z/2026-12-01T06:31Z")
+        XCTAssertEqual(comma.start, sixThirty + 0.25)
+    }
+
+    func test_dateInterval_parses_start_and_duration() throws {
+        XCTAssertEqual(
+            try DateInterval(iso8601Interval: "2026-12-01T06:30:00Z/PT30M"),
+            DateInterval(start: sixThirty, duration: 1800)
+        )
+        XCTAssertEqual(
+            try DateInterval(iso8601Interval: "2026-12-01T06:30Z/PT1H0.5M"),
+            DateInterval(start: sixThirty, duration: 3630)
+        )
+        XCTAssertEqual(
+            try DateInterval(iso8601Interval: "2026-12-01T06:30Z/P1DT2S"),
+            DateInterval(start: sixThirty, duration: 86_402)
+        )
+    }
+
+    func test_dateInterval_parses_duration_and_end() throws {
+        XCTAssertEqual(
+            try DateInterval(iso8601Interval: "PT45M/2026-12-01T07:15:00Z"),
+            DateInterval(start: sixThirty, duration: 2700)
+        )
+    }
+
+    func test_dateInterval_end_without_date_takes_start_date_and_zone() throws {
+        XCTAssertEqual(
+            try DateInterval(iso8601Interval: "2026-12-01T07:30+01:00/08:00"),
+            DateInterval(start: sixThirty, duration: 1800)
+        )
+        XCTAssertEqual(
+            try DateInterval(iso8601Interval: "2026-12-01T06:30Z/07:00:00Z"),
+            DateInterval(start: sixThirty, duration: 1800)
+        )
+    }
+
+    func test_dateInterval_reads_zoneless_times_in_given_zone() throws {
+        let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        let window = try DateInterval(iso8601Interval: "2026-12-01T15:30/2026-12-01T16:00", timeZone: tokyo)
+        XCTAssertEqual(window, DateInterval(start: sixThirty, duration: 1800))
+    }
+
+    func test_dateInterval_months_follow_the_calendar() throws {
+        let window = try DateInterval(iso8601Interval: "2026-01-31T00:00Z/P1M")
+        XCTAssertEqual(window.duration, 28 * 86_400)
+    }
+
+    func test_dateInterval_rejects_malformed_text_with_invalidInput() {
+        let bad = [
+            "", "2026-12-01T06:30Z", "2026-12-01T06:30Z/", "/2026-12-01T06:30Z", "a/b",
+            "2026-12-01T06:30Z/2026-12-01T06:00Z",  // end before start
+            "2026-02-30T06:30Z/PT1H",  // no such day
+            "2026-12-01T25:00Z/PT1H", "2026-12-01T06:61Z/PT1H", "2026-12-01/2026-12-02",
+            "2026-12-01T06:30Z/PT", "2026-12-01T06:30Z/P1.5Y", "2026-12-01T06:30Z/PT1.5H30M",
+            "PT1H/PT2H", "2026-12-01T06:30Z/2026-12-01T07:00Z/PT1H", "2026-12-01T06:30+25:00/PT1H",
+            "2026-12-01T06:30Zjunk/PT1H", "06:30/07:00",
+        ]
+        for text in bad {
+            XCTAssertThrowsError(try DateInterval(iso8601Interval: text), text) { error in
+                guard case SleepCycleSdkError.invalidInput(let why) = error else {
+                    return XCTFail("\(text): unexpected \(error)")
+                }
+                XCTAssertTrue(why.contains("ISO 8601"), why)
+            }
+        }
+    }
+}

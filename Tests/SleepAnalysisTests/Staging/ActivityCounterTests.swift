@@ -1,0 +1,103 @@
+import Foundation
+import SleepAnalysis
+import XCTest
+
+final class ActivityCounterTests: XCTestCase {
+    private let start = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// `seconds` of samples at `rate` Hz: gravity on z plus a 1.5 Hz wobble of `amplitude` g during `moving`.
+    private func samples(
+        seconds: Double, rate: Double, amplitude: Double, moving: (Double) -> Bool = { _ in true }
+    ) -> [AccelerometerSample] {
+        (0..<Int(seconds * rate)).map { index in
+            let t = Double(index) / rate
+            let wobble = moving(t) ? amplitude * sin(2 * Double.pi * 1.5 * t) : 0
+            return AccelerometerSample(timestamp: start.addingTimeInterval(t), x: wobble, y: 0.3 * wobble, z: 1 + wobble)
+        }
+    }
+
+    private func counts(_ input: [AccelerometerSample], rate: Double? = 50) throws -> [Double] {
+        var counter = try ActivityCounter(sessionStart: start, sampleRate: rate)
+        counter.add(input)
+        return counter.finish().map(\.activityCount)
+    }
+
+    func test_counter_counts_motion_and_not_stillness() throws {
+        // Given: a minute still, then a minute moving.
+        let input = samples(seconds: 120, rate: 50, amplitude: 0.05, moving: { $0 >= 60 })
+
+        // When
+        let result = try counts(input)
+
+        // Then
+        XCTAssertEqual(result.count, 4)
+        XCTAssertLessThan(result[0], 1e-9)
+        XCTAssertLessThan(result[1], 1e-9)
+        XCTAssertGreaterThan(result[2], 50)
+        XCTAssertGreaterThan(result[3], 50)
+    }
+
+    func test_counter_is_linear_in_amplitude_so_mattress_and_wrist_differ_by_scale_only() throws {
+        // Given: the same motion seen at the wrist and, 20 times weaker, through a mattress.
+        let wrist = try counts(samples(seconds: 90, rate: 50, amplitude: 0.1))
+        let mattress = try counts(samples(seconds: 90, rate: 50, amplitude: 0.005))
+
+        // Then: every epoch's ratio is the amplitude ratio (the stager's per-night normalisation removes it).
+        for (a, b) in zip(wrist, mattress) { XCTAssertEqual(b / a, 0.05, accuracy: 0.002) }
+    }
+
+    func test_counter_gives_similar_counts_at_different_sample_rates() throws {
+        // Given: the same motion at 25, 50 and 100 Hz, rates estimated from the timestamps.
+        let low = try counts(samples(seconds: 60, rate: 25, amplitude: 0.05), rate: nil)
+        let mid = try counts(samples(seconds: 60, rate: 50, amplitude: 0.05), rate: nil)
+        let high = try counts(samples(seconds: 60, rate: 100, amplitude: 0.05), rate: nil)
+
+        // Then
+        XCTAssertEqual(low[1] / mid[1], 1, accuracy: 0.1)
+        XCTAssertEqual(high[1] / mid[1], 1, accuracy: 0.1)
+    }
+
+    func test_counter_closes_only_epochs_that_have_ended() throws {
+        // Given
+        var counter = try ActivityCounter(sessionStart: start, sampleRate: 50)
+        counter.add(samples(seconds: 75, rate: 50, amplitude: 0.05))
+
+        // When / Then: at 61 s, epochs 0 and 1 have ended; epoch 2 is open until 90 s.
+        XCTAssertEqual(counter.closeEpochs(through: start.addingTimeInterval(61)).map(\.timestamp),
+                       [start, start.addingTimeInterval(30)])
+        XCTAssertEqual(counter.closeEpochs(through: start.addingTimeInterval(61)), [])
+        XCTAssertEqual(counter.finish().map(\.timestamp), [start.addingTimeInterval(60)])
+    }
+
+    func test_counter_rejects_a_non_positive_sample_rate() {
+        XCTAssertThrowsError(try ActivityCounter(sessionStart: start, sampleRate: 0)) { error in
+            guard case SleepCycleSdkError.invalidConfiguration = error else { return XCTFail("got \(error)") }
+        }
+    }
+
+    func test_movementDetector_reports_a_burst_and_nothing_while_still() throws {
+        // Given: a still wrist (sensor noise of about 1 mg), with a 4-second movement at 30 s.
+        var noise = LinearCongruential(seed: 3)
+        let input = (0..<(60 * 50)).map { index -> AccelerometerSample in
+            let t = Double(index) / 50
+            let motion = (30..<34).contains(t) ? 0.2 * sin(2 * Double.pi * 2 * t) : 0
+            return AccelerometerSample(
+                timestamp: start.addingTimeInterval(t), x: 0, y: 0, z: 1 + motion + 0.002 * (noise.next() - 0.5))
+        }
+        var detector = try AccelerometerMovementDetector(sessionId: UUID())
+
+        // When
+        let events = detector.add(input) + detector.finish()
+
+        // Then
+        XCTAssertEqual(events.count, 1)
+        let event = try XCTUnwrap(events.first)
+        XCTAssertEqual(event.type, .movement)
+        XCTAssertEqual(event.source, .accelerometer)
+        XCTAssertEqual(event.interval.start.timeIntervalSince(start), 30, accuracy: 1.5)
+        // The band-pass filter rings down for a few seconds after the movement stops.
+        XCTAssertGreaterThanOrEqual(event.interval.end.timeIntervalSince(start), 33)
+        XCTAssertLessThanOrEqual(event.interval.end.timeIntervalSince(start), 40)
+        XCTAssertGreaterThanOrEqual(event.probability, 0.5)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import SleepAnalysis
+import TestSupport
+import XCTest
+
+final class WalchStagingTests: XCTestCase {
+    private func walchRoot() throws -> URL {
+        // ../shared/data beside the repository; a worktree elsewhere may point SLEEPANALYSIS_SHARED_DATA at it.
+        let override = ProcessInfo.processInfo.environment["SLEEPANALYSIS_SHARED_DATA"].map { URL(fileURLWithPath: $0) }
+        guard let shared = FixturePaths.sharedData ?? override else {
+            throw XCTSkip("needs ../shared/data (walch staging data)")
+        }
+        let root = shared.appendingPathComponent("staging/walch")
+        guard FileManager.default.fileExists(atPath: root.path) else { throw XCTSkip("needs ../shared/data/staging/walch") }
+        return root
+    }
+
+    func test_walchNight_aligns_feature_rows_with_psg_labels() throws {
+        // Given / When
+        let night = try WalchNight(subjectId: "3509524", root: try walchRoot())
+
+        // Then: 415 valid rows, contiguous from PSG time 30 s, with heart rate in most epochs.
+        XCTAssertEqual(night.epochs.count, 415)
+        XCTAssertEqual(night.epochs[0].start.timeIntervalSince(night.sessionStart), 30)
+        XCTAssertEqual(night.labels.compactMap { $0 }.count, 415)
+        XCTAssertGreaterThan(night.epochs.filter { $0.heartRate != nil }.count, 400)
+    }
+
+    func test_wholeNight_staging_of_a_walch_subject_agrees_with_psg() throws {
+        // Given: the bundled model (trained on all 23 subjects, this one included: a sanity check, not a
+        // held-out figure; the held-out figures come from `evaluate staging --model-dir`).
+        let night = try WalchNight(subjectId: "3509524", root: try walchRoot())
+
+        // When
+        let evaluation = try StagingEvaluation(nights: [night]) { _ in try StagingModel.bundled() }
+
+        // Then
+        XCTAssertEqual(evaluation.wholeNight.epochs, 415)
+        XCTAssertGreaterThan(evaluation.wholeNight.fourClass.kappa, 0.4)
+        XCTAssertGreaterThan(evaluation.realTime.sleepWake.kappa, 0.3)
+    }
+
+    func test_evaluate_command_prints_the_documented_json() throws {
+        // Given: the built command-line tool beside the test bundle.
+        let root = try walchRoot()
+        let tool = Bundle.main.bundleURL.appendingPathComponent("sleepanalysis")
+        guard FileManager.default.isExecutableFile(atPath: tool.path) else { throw XCTSkip("sleepanalysis not built") }
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = [
+            "evaluate", "staging", "--dataset", "walch", "--root", root.path, "--format", "json",
+            "--subjects", "3509524",
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+
+        // When
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+
+        // Then
+        XCTAssertEqual(process.terminationStatus, 0)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let four = try XCTUnwrap(json["fourClass"] as? [String: Any])
+        XCTAssertNotNil(four["accuracy"] as? Double)
+        XCTAssertNotNil(four["kappa"] as? Double)
+        XCTAssertEqual(Set((four["perStageRecall"] as? [String: Double])?.keys ?? [:].keys),
+                       ["awake", "light", "deep", "rem"])
+        let three = try XCTUnwrap(json["threeClass"] as? [String: Any])
+        XCTAssertNotNil(three["kappa"] as? Double)
+        let sleepWake = try XCTUnwrap(json["sleepWake"] as? [String: Any])
+        for key in ["accuracy", "kappa", "wakeSpecificity", "sleepSensitivity"] {
+            XCTAssertNotNil(sleepWake[key] as? Double, key)
+        }
+        XCTAssertNotNil(json["realTime"] as? [String: Any])
+        let subjects = try XCTUnwrap(json["subjects"] as? [[String: Any]])
+        XCTAssertEqual(subjects.compactMap { $0["subject"] as? String }, ["3509524"])
+    }
+
+    func test_metrics_kappa_matches_hand_computation() {
+        // Given: 10 epochs; truth W W W L L L L D R R, predicted W L W L L D L D R L.
+        let truth: [SleepStage] = [.awake, .awake, .awake, .light, .light, .light, .light, .deep, .rem, .rem]
+        let predicted: [SleepStage] = [.awake, .light, .awake, .light, .light, .deep, .light, .deep, .rem, .light]
+
+        // When
+        let metrics = StagingMetrics(pairs: Array(zip(truth, predicted)).map { (truth: $0.0, predicted: $0.1) })
+
+        // Then: observed 7/10; chance = (3·2 + 4·5 + 1·2 + 2·1) / 100 = 0.30; kappa = 0.4 / 0.7.
+        XCTAssertEqual(metrics.fourClass.accuracy, 0.7, accuracy: 1e-12)
+        XCTAssertEqual(metrics.fourClass.kappa, 0.4 / 0.7, accuracy: 1e-12)
+        XCTAssertEqual(metrics.fourClass.perStageRecall["awake"]!, 2.0 / 3.0, accuracy: 1e-12)
+        // Sleep/wake: wake 2 of 3 right, sleep 7 of 7 right.
+        XCTAssertEqual(metrics.sleepWake.wakeSpecificity, 2.0 / 3.0, accuracy: 1e-12)
+        XCTAssertEqual(metrics.sleepWake.sleepSensitivity, 1, accuracy: 1e-12)
+        XCTAssertEqual(metrics.sleepWake.accuracy, 0.9, accuracy: 1e-12)
+    }
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages SleepAnalysis builds against, when any is missing. Needs root (or sudo).
+set -euo pipefail
+packages=(libfftw3-dev libsndfile1-dev libasound2-dev libsqlite3-dev libsodium-dev libsoxr-dev libcurl4 pkg-config)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing missing Debian packages: ${missing[*]}" >&2
+    sudo_cmd=()
+    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""Trains the staging model (Models/staging.json) from the feature table the Swift package computes.
+
+    swift build -c release
+    .build/release/sleepanalysis features staging --dataset walch --root ../shared/data/staging/walch \
+        --out /tmp/staging/features.csv
+    python3 Tools/staging/train.py --features /tmp/staging/features.csv \
+        --hypnograms ../shared/data/staging/sleepedf_hypnograms/epochs --out Models/staging.json \
+        [--loso /tmp/staging/loso]
+
+For every input variant (activity + heart rate, activity only, heart rate only) and context (causal, whole
+night) a LightGBM classifier (awake, light, deep, rem) is trained on the columns of that variant. The stage
+sequence model takes its transitions from the Sleep-EDF hypnograms; its emission prior exponent and the
+per-stage decision weights are tuned on out-of-fold predictions of an inner group cross-validation over the
+training subjects only (so with --loso, the held-out subject never influences any choice). --loso DIR also
+writes DIR/<subject>.json, a model trained without that subject, for
+`sleepanalysis evaluate staging --model-dir DIR`.
+Needs: numpy, scikit-learn, lightgbm.
+"""
+import argparse
+import itertools
+import json
+import os
+import sys
+
+import lightgbm as lgb
+import numpy as np
+from sklearn.metrics import cohen_kappa_score
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sequence  # noqa: E402
+
+PSG_TO_STAGE = {0: 0, 1: 1, 2: 1, 3: 2, 4: 2, 5: 3}
+STAGES = ["awake", "light", "deep", "rem"]
+VARIANTS = {
+    "activityAndHeartRate": lambda name: name.startswith(("time_", "act_", "hr_")),
+    "activity": lambda name: name.startswith(("time_", "act_")),
+    "heartRate": lambda name: name.startswith(("time_", "hr_")),
+}
+CONTEXTS = {"causal": "causal.", "wholeNight": "whole."}
+LGB_PARAMS = dict(
+    objective="multiclass", num_class=4, learning_rate=0.1, num_leaves=15, min_data_in_leaf=50,
+    feature_fraction=0.8, bagging_fraction=0.8, bagging_freq=1, lambda_l2=1.0, verbose=-1, num_threads=1, seed=7,
+    max_bin=63,
+)
+ROUNDS = 70
+INNER_FOLDS = 3
+WEIGHT_GRID = [0.6, 0.8, 1.0, 1.25, 1.6, 2.0, 2.5, 3.2]
+EXPONENTS = [0.5, 1.0]
+MIN_WAKE_SPECIFICITY = 0.6
+AVAILABILITY_WINDOW = 20
+SNORING_WAKE_SUPPRESSION = 0.8  # a priori (no audio-labelled PSG data): snoring epochs are rarely wake
+CLOCK_BIN_HOURS = 0.5
+CLOCK_BINS = 20
+
+
+def load_table(path):
+    with open(path) as handle:
+        header = handle.readline().strip().split(",")
+        rows = [line.rstrip("\n").split(",") for line in handle]
+    subjects = np.array([r[0] for r in rows])
+    epochs = np.array([int(r[1]) for r in rows])
+    labels = np.array([PSG_TO_STAGE.get(int(r[2]), -1) for r in rows])
+    values = np.array([[float(v) if v else np.nan for v in r[3:]] for r in rows], dtype=np.float64)
+    return header[3:], subjects, epochs, labels, values
+
+
+class Table:
+    def __init__(self, path):
+        self.names, self.subjects, self.epochs, self.labels, self.values = load_table(path)
+
+    def columns(self, variant, context):
+        prefix = CONTEXTS[context]
+        chosen = [(i, n[len(prefix):]) for i, n in enumerate(self.names)
+                  if n.startswith(prefix) and VARIANTS[variant](n[len(prefix):])]
+        return [i for i, _ in chosen], [n for _, n in chosen]
+
+
+def fit(x, y):
+    return lgb.train(LGB_PARAMS, lgb.Dataset(x, label=y), num_boost_round=ROUNDS)
+
+
+def export_trees(booster, feature_count):
+    trees = []
+    for info in booster.dump_model()["tree_info"]:
+        nodes = dict(feature=[], threshold=[], left=[], right=[], defaultLeft=[], missingType=[], leaf=[])
+
+        def visit(node):
+            if "leaf_value" in node:
+                nodes["leaf"].append(node["leaf_value"])
+                return -len(nodes["leaf"])
+            index = len(nodes["feature"])
+            nodes["feature"].append(node["split_feature"])
+            nodes["threshold"].append(float(node["threshold"]))
+            nodes["defaultLeft"].append(bool(node["default_left"]))
+            nodes["missingType"].append({"None": 0, "Zero": 1, "NaN": 2}[node["missing_type"]])
+            nodes["left"].append(0)
+            nodes["right"].append(0)
+            nodes["left"][index] = visit(node["left_child"])
+            nodes["right"][index] = visit(node["right_child"])
+            return index
+
+        visit(info["tree_structure"])
+        trees.append(nodes)
+    return dict(classCount=4, featureCount=feature_count, trees=trees)
+
+
+def availability(table, rows, context):
+    """Per row: which variant the Swift stager picks (inputs seen within 20 epochs, past only when causal)."""
+    names = table.names
+    act = ~np.isnan(table.values[rows, names.index("causal.act_log")])
+    hr = ~np.isnan(table.values[rows, names.index("causal.hr_z")])
+    out = []
+    for i in range(len(rows)):
+        lo, hi = max(0, i - AVAILABILITY_WINDOW), i if context == "causal" else min(len(rows) - 1, i + AVAILABILITY_WINDOW)
+        a, h = act[lo:hi + 1].any(), hr[lo:hi + 1].any()
+        out.append("activityAndHeartRate" if a and h else "activity" if a else "heartRate" if h else None)
+    return out
+
+
+def posteriors(table, models, rows_by_subject, context, clock, only=None):
+    """Classifier posteriors for the given subjects' rows, with the stager's per-epoch variant choice
+    (or the variant `only` for every row)."""
+    result = {}
+    for subject, rows in rows_by_subject.items():
+        choice = [only] * len(rows) if only else availability(table, rows, context)
+        post = np.zeros((len(rows), 4))
+        for variant in VARIANTS:
+            mask = np.array([c == variant for c in choice])
+            if mask.any():
+                columns, _ = table.columns(variant, context)
+                post[mask] = models[variant].predict(table.values[np.ix_(rows[mask], columns)])
+        none = np.array([c is None for c in choice])
+        if none.any():
+            hours = table.values[rows[none], table.names.index("causal.time_hours")]
+            post[none] = clock_lookup(clock, hours)
+        result[subject] = post
+    return result
+
+
+def clock_prior(table, rows):
+    hours = table.values[rows, table.names.index("causal.time_hours")]
+    bins = np.clip((hours / CLOCK_BIN_HOURS).astype(int), 0, CLOCK_BINS - 1)
+    counts = np.ones((CLOCK_BINS, 4))
+    for b, y in zip(bins, table.labels[rows]):
+        if y >= 0:
+            counts[b, y] += 1
+    return counts / counts.sum(axis=1, keepdims=True)
+
+
+def clock_lookup(clock, hours):
+    return clock[np.clip((hours / CLOCK_BIN_HOURS).astype(int), 0, CLOCK_BINS - 1)]
+
+
+def smooth(post_by_subject, context, seq, exponent):
+    out = {}
+    for subject, post in post_by_subject.items():
+        e = sequence.emission(post, seq["classPriors"], exponent)
+        run = sequence.forward if context == "causal" else sequence.forward_backward
+        out[subject] = run(e, seq["initial"], seq["transitions"])
+    return out
+
+
+def decode(post_by_subject, context, seq, exponent, weights):
+    return {s: (p * weights).argmax(axis=1) for s, p in smooth(post_by_subject, context, seq, exponent).items()}
+
+
+def scores(truth, predicted):
+    ok = truth >= 0
+    t, p = truth[ok], predicted[ok]
+    three = lambda a: np.where(a == 0, 0, np.where(a == 3, 2, 1))  # noqa: E731
+    return dict(
+        kappa4=cohen_kappa_score(t, p), kappa3=cohen_kappa_score(three(t), three(p)),
+        kappa2=cohen_kappa_score(t == 0, p == 0), wakeSpecificity=float(np.mean(p[t == 0] == 0)),
+        accuracy4=float(np.mean(t == p)), accuracy3=float(np.mean(three(t) == three(p))),
+        accuracy2=float(np.mean((t == 0) == (p == 0))),
+        recall={s: float(np.mean(p[t == k] == k)) for k, s in enumerate(STAGES) if np.any(t == k)},
+    )
+
+
+def tune(post_by_subject, labels_by_subject, context, seq):
+    """Emission exponent and decision weights maximising kappa4 + kappa3 + kappa2 (wake specificity >= 0.6)."""
+    order = list(post_by_subject)
+    truth = np.concatenate([labels_by_subject[s] for s in order])
+    best = None
+    for exponent in EXPONENTS:
+        smoothed = smooth(post_by_subject, context, seq, exponent)
+        stacked = np.concatenate([smoothed[s] for s in order])
+        weights, current = np.ones(4), None
+        for _ in range(2):  # coordinate ascent over awake, deep, rem (light fixed at 1)
+            for k in (0, 2, 3):
+                for w in WEIGHT_GRID:
+                    trial = weights.copy()
+                    trial[k] = w
+                    s = scores(truth, (stacked * trial).argmax(axis=1))
+                    objective = s["kappa4"] + s["kappa3"] + s["kappa2"]
+                    objective -= 2.0 * max(0.0, MIN_WAKE_SPECIFICITY - s["wakeSpecificity"])
+                    if current is None or objective > current:
+                        current, weights = objective, trial
+        if best is None or current > best[0]:
+            best = (current, exponent, weights)
+    return best[1], best[2]
+
+
+def rows_by(table, subjects):
+    return {s: np.where(table.subjects == s)[0] for s in subjects}
+
+
+def sequence_params(table, rows, transitions):
+    labelled = rows[table.labels[rows] >= 0]
+    priors = np.bincount(table.labels[labelled], minlength=4) / len(labelled)
+    first = np.ones(4)
+    for s in sorted(set(table.subjects[rows])):
+        r = rows[table.subjects[rows] == s]
+        lab = table.labels[r][table.labels[r] >= 0]
+        if len(lab):
+            first[lab[0]] += 1
+    return dict(initial=first / first.sum(), transitions=transitions, classPriors=priors)
+
+
+def train_model(table, subjects, transitions, log):
+    """A complete model from `subjects`: classifiers on all of them, tuning on inner out-of-fold predictions."""
+    rows = np.concatenate([np.where(table.subjects == s)[0] for s in subjects])
+    seq = sequence_params(table, rows, transitions)
+    clock = clock_prior(table, rows)
+    folds = [subjects[i::INNER_FOLDS] for i in range(INNER_FOLDS)]
+    tuned = {}
+    for context in CONTEXTS:
+        oof = {}
+        for fold in folds:
+            train_subjects = [s for s in subjects if s not in fold]
+            train_rows = np.concatenate([np.where(table.subjects == s)[0] for s in train_subjects])
+            train_rows = train_rows[table.labels[train_rows] >= 0]
+            # Tuning uses the activity + heart rate variant only (the one the walch nights use almost throughout).
+            variant = "activityAndHeartRate"
+            columns, _ = table.columns(variant, context)
+            models = {variant: fit(table.values[np.ix_(train_rows, columns)], table.labels[train_rows])}
+            oof.update(posteriors(table, models, rows_by(table, fold), context, clock, only=variant))
+        labels = {s: table.labels[np.where(table.subjects == s)[0]] for s in subjects}
+        tuned[context] = tune(oof, labels, context, seq)
+        log(f"  {context}: exponent {tuned[context][0]} weights {tuned[context][1].tolist()}")
+    labelled = rows[table.labels[rows] >= 0]
+    variants, boosters = [], {}
+    for context in CONTEXTS:
+        for variant in VARIANTS:
+            columns, names = table.columns(variant, context)
+            booster = fit(table.values[np.ix_(labelled, columns)], table.labels[labelled])
+            boosters[(variant, context)] = booster
+            variants.append(dict(inputs=variant, context=context, featureNames=names,
+                                 trees=export_trees(booster, len(columns))))
+    model = dict(
+        format="sleepanalysis-staging-1", name="staging-walch-gbdt-hmm-1", stages=STAGES, variants=variants,
+        sequence=dict(initial=seq["initial"].tolist(), transitions=seq["transitions"].tolist(),
+                      classPriors=seq["classPriors"].tolist()),
+        emissionPriorExponents={c: float(tuned[c][0]) for c in CONTEXTS},
+        decisionWeights={c: tuned[c][1].tolist() for c in CONTEXTS},
+        clockPrior=dict(binHours=CLOCK_BIN_HOURS, probabilities=clock.tolist()),
+        snoringWakeSuppression=SNORING_WAKE_SUPPRESSION,
+    )
+    return model, boosters, seq, clock, tuned
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--features", required=True)
+    parser.add_argument("--hypnograms", required=True, help="sleepedf_hypnograms/epochs")
+    parser.add_argument("--out", help="model file to write (trained on every subject)")
+    parser.add_argument("--loso", help="directory for leave-one-subject-out models and predictions")
+    args = parser.parse_args()
+    log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    table = Table(args.features)
+    transitions = sequence.transition_matrix(sequence.sleepedf_sequences(args.hypnograms))
+    subjects = sorted(set(table.subjects))
+    if args.loso:
+        os.makedirs(args.loso, exist_ok=True)
+        predicted = {c: {} for c in CONTEXTS}
+        for held_out in subjects:
+            log(f"fold {held_out}")
+            training = [s for s in subjects if s != held_out]
+            model, boosters, seq, clock, tuned = train_model(table, training, transitions, log)
+            with open(os.path.join(args.loso, f"{held_out}.json"), "w") as handle:
+                json.dump(model, handle)
+            for context in CONTEXTS:
+                models = {v: boosters[(v, context)] for v in VARIANTS}
+                post = posteriors(table, models, rows_by(table, [held_out]), context, clock)
+                predicted[context].update(decode(post, context, seq, tuned[context][0], np.array(tuned[context][1])))
+        summary = {}
+        for context in CONTEXTS:
+            truth = np.concatenate([table.labels[table.subjects == s] for s in subjects])
+            summary[context] = scores(truth, np.concatenate([predicted[context][s] for s in subjects]))
+        print(json.dumps(summary, indent=2))
+    if args.out:
+        log("final model")
+        model, *_ = train_model(table, subjects, transitions, log)
+        with open(args.out, "w") as handle:
+            json.dump(model, handle, separators=(",", ":"))
+
+
+if __name__ == "__main__":
+    main()
