@@ -16,7 +16,7 @@ enum EventsBenchmarkCommand {
             let perHour = 3600 / result.audioSeconds
             print(
                 String(
-                    format: "events engine: %.3f s per hour of audio (detector), front end %.3f s per hour, %d events",
+                    format: "events engine: %.3f s CPU per hour of audio (detector), front end %.3f s, %d events",
                     result.detectorSeconds * perHour, result.frontEndSeconds * perHour, result.eventCount))
             return 0
         } catch {

@@ -72,10 +72,10 @@ def traffic_hum(n, rng):
     return (x / (rms(x) + 1e-12)).astype(np.float32)
 
 
-def background(n, rng):
+def background(n, rng, fan_probability=0.35):
     """A bedroom background of n samples at unit RMS: room tone, sometimes plus fan and/or traffic hum."""
     x = room_tone(n, rng)
-    if rng.random() < 0.35:
+    if rng.random() < fan_probability:
         x = x + db_to_gain(rng.uniform(-6, 6)) * fan_noise(n, rng)
     if rng.random() < 0.25:
         x = x + db_to_gain(rng.uniform(-10, 0)) * traffic_hum(n, rng)
@@ -142,7 +142,7 @@ def bedroom_scene(event, rng, narrowband, pad_seconds=(0.3, 1.0)):
 def negative_scene(n, rng):
     """Background alone (room tone, fan, traffic hum) at a bedroom level: a 'none' example."""
     bg_db = rng.uniform(-80.0, -40.0)
-    x = background(n, rng) * db_to_gain(bg_db)
+    x = background(n, rng, fan_probability=0.6) * db_to_gain(bg_db)
     if rng.random() < 0.3:
         x = band_limit(x)
     return x.astype(np.float32)

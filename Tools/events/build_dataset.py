@@ -1,7 +1,7 @@
 """Make the training set: clean clips plus bedroom-augmented variants, as pooled window features with labels.
 
 Features come either from the package (`--frontend package`: the augmented audio is written as WAV files
-under a temporary folder and run through `sleepanalysis features`, so training sees exactly the numbers the
+under a temporary folder and run through `sleepanalysis features events`, so training sees exactly the numbers the
 engine computes) or from the numpy reference (`--frontend numpy`, for prototyping only).
 
 Output: one .npz with X (windows x features), y (class index, -1 = unlabelled), clip (manifest row),
@@ -71,7 +71,7 @@ class NumpyFrontEnd:
 
 
 class PackageFrontEnd:
-    """Runs audio through `sleepanalysis features` (the package's FrontEnd + the engine's pooling)."""
+    """Runs audio through `sleepanalysis features events` (the package's FrontEnd + the engine's pooling)."""
 
     def __init__(self, binary):
         self.binary = binary

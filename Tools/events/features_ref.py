@@ -1,6 +1,6 @@
 """Reference (numpy) implementation of the event features, for prototyping and for checking the package.
 
-The shipped model is trained on the numbers the package itself exports (`sleepanalysis features`); this
+The shipped model is trained on the numbers the package itself exports (`sleepanalysis features events`); this
 module re-implements the same pooling so the C code can be checked against it, and offers a numpy log-mel
 for quick experiments before the package's front end is available."""
 import numpy as np

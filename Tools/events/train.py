@@ -111,7 +111,7 @@ def export(path, model, X, y, clip, kind, rows, hidden, threshold):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", required=True)
+    ap.add_argument("--data", required=True, help="dataset .npz (several: comma-separated)")
     ap.add_argument("--manifest", required=True)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--cv", action="store_true", help="run grouped cross-validation and write --figures")
@@ -120,21 +120,28 @@ def main():
     ap.add_argument("--hidden", default="128,64")
     ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--threshold", type=float, default=0.5)
+    ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
                     help="also write each fold's model and its held-out manifest here (fold<k>.bin, fold<k>.tsv)")
     args = ap.parse_args()
     hidden = tuple(int(v) for v in args.hidden.split(","))
-    d = np.load(args.data)
-    X, y, clip, kind, item = d["X"], d["y"], d["clip"], d["kind"], d["item"]
+    parts = [np.load(path) for path in args.data.split(",")]
+    X = np.concatenate([p["X"] for p in parts])
+    y = np.concatenate([p["y"] for p in parts])
+    clip = np.concatenate([p["clip"] for p in parts])
+    kind = np.concatenate([p["kind"] for p in parts])
+    offsets = np.cumsum([0] + [int(p["item"].max()) + 1 for p in parts[:-1]])
+    item = np.concatenate([p["item"] + o for p, o in zip(parts, offsets)])
     rows = ed.read_manifest(args.manifest)
     fold_of_row = ed.grouped_folds(rows, args.folds)
     rng = np.random.default_rng(0)
-    bg_fold = {c: int(rng.integers(args.folds)) for c in np.unique(clip[clip < 0])}
-    fold = np.array([fold_of_row[c] if c >= 0 else bg_fold[c] for c in clip])
+    # Background-only scenes (clip -1) are spread over the folds by their item number.
+    fold = np.where(clip >= 0, fold_of_row[np.maximum(clip, 0)], item % args.folds)
     thresholds = np.full(C, args.threshold)
     figures = {}
     if args.cv:
         truth_clean, pred_clean, truth_aug, pred_aug = {}, {}, {}, {}
+        oof = np.zeros((len(X), C), np.float32)
         bl_total = bl_false = bg_total = bg_false = 0
         for f in range(args.folds):
             t0 = time.time()
@@ -152,6 +159,8 @@ def main():
                             fh.write("\t".join(row.values()) + "\n")
             te = fold == f
             P = predict(model, X[te])
+            if args.oof:
+                oof[te] = P
             for k_kind, tdict, pdict in ((0, truth_clean, pred_clean), (1, truth_aug, pred_aug)):
                 sel = kind[te] == k_kind
                 lab = clip_labels(P[sel], item[te][sel], thresholds)
@@ -172,6 +181,8 @@ def main():
             bg_total += len(lab)
             bg_false += sum(1 for v in lab.values() if v != 0)
             print(f"fold {f}: {time.time() - t0:.0f} s", file=sys.stderr)
+        if args.oof:
+            np.savez_compressed(args.oof, P=oof, fold=fold, clip=clip, kind=kind, item=item, y=y)
         figures["heldOutClean"] = report(truth_clean, pred_clean)
         figures["heldOutBedroomMix"] = report(truth_aug, pred_aug)
         figures["bandLimitedNegativesFalseAlarmRate"] = round(bl_false / max(bl_total, 1), 4)

@@ -77,10 +77,9 @@ final class EventDetector {
         if origin == nil {
             origin = batchStart.addingTimeInterval(-Double(firstSampleIndex) / Double(AudioBatch.sampleRate))
         }
-        let bands = classifier.melBandCount
-        for frame in 0..<features.frameCount {
-            melBuffer.append(contentsOf: features.logMel[(frame * bands)..<((frame + 1) * bands)])
-            dbBuffer.append(features.dbfs[frame])
+        melBuffer.append(contentsOf: features.logMel.prefix(features.frameCount * classifier.melBandCount))
+        dbBuffer.append(contentsOf: features.dbfs.prefix(features.frameCount))
+        for _ in 0..<features.frameCount {
             totalFrames += 1
             if let start = schedule.windowEnding(atFrameCount: totalFrames) {
                 evaluateWindow(start: start, frames: model.windowFrames)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Exports the event classifier's input — pooled window features, computed by the package's own front end and
 /// pooling on the engine's window schedule — so the training tool learns from exactly the numbers the engine
-/// sees (`sleepanalysis features`).
+/// sees (`sleepanalysis features events`).
 ///
 /// File format, per input: little-endian `Int32` rows (windows), `Int32` columns (features), `Int32` frames in
 /// the stream, then rows × columns `Float32`, window after window.

@@ -1,7 +1,7 @@
 import Foundation
 import SleepAnalysis
 
-/// `sleepanalysis features --list FILES.txt --out DIR`: exports the event classifier's window features of each
+/// `sleepanalysis features events --list FILES.txt --out DIR`: exports the event classifier's window features of each
 /// listed audio file (one path per line) to `DIR/<line index>.f32`, for the training tool.
 enum FeaturesCommand {
     static let usage = "usage: sleepanalysis features events --list FILES.txt --out DIR"

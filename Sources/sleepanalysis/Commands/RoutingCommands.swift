@@ -5,7 +5,7 @@ enum EvaluateCommandEntry: Command {
     static let name = "evaluate"
     static let summary = "accuracy of the shipped models on labelled data (evaluate events|staging|stereo …)"
     static let usage = """
-        usage: sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text]
+        usage: sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]
                sleepanalysis evaluate staging --dataset walch --root DIR [--format json|text]
                sleepanalysis evaluate stereo --scenes DIR [--preset NAME] [--format json|text]
 
