@@ -13,7 +13,7 @@ enum EvaluateCommandEntry: Command {
 
     static func run(_ arguments: [String]) async throws {
         switch arguments.first {
-        case "events": try EvaluateCommand.run(arguments)
+        case "events": try EvaluateEventsCommand.run(Array(arguments.dropFirst()))
         case "staging": try EvaluateStagingCommand.run(Array(arguments.dropFirst()))
         case "stereo": try await EvaluateStereoCommand.run(Array(arguments.dropFirst()))
         default: throw CommandLineError.usage("unknown evaluation '\(arguments.first ?? "")'", usage: usage)
@@ -33,7 +33,7 @@ enum FeaturesCommandEntry: Command {
 
     static func run(_ arguments: [String]) async throws {
         switch arguments.first {
-        case "events": try FeaturesCommand.run(Array(arguments.dropFirst()))
+        case "events": try FeaturesEventsCommand.run(Array(arguments.dropFirst()))
         case "staging": try FeaturesStagingCommand.run(Array(arguments.dropFirst()))
         default: throw CommandLineError.usage("unknown export '\(arguments.first ?? "")'", usage: usage)
         }

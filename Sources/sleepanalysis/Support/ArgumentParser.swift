@@ -32,6 +32,14 @@ struct ParsedArguments: Sendable {
     /// The value of `--name`, if given.
     func option(_ name: String) -> String? { options[name] }
 
+    /// The value of `--name`, which must be given.
+    ///
+    /// - Throws: a usage `CommandLineError` when it is missing.
+    func required(_ name: String) throws -> String {
+        guard let value = options[name] else { throw CommandLineError.usage("--\(name) is required", usage: usage) }
+        return value
+    }
+
     /// The value of `--name` converted to `T` (Double, Int, …), or nil when absent.
     ///
     /// - Throws: a usage `CommandLineError` when the value does not parse.

@@ -4,28 +4,27 @@ import SleepAnalysis
 /// `sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]`: runs
 /// the shipped event model (or another model file) on every listed clip and prints per-type precision, recall
 /// and F1, macro-F1 and the confusion matrix.
-enum EvaluateCommand {
-    static let usage =
-        "usage: sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]"
+enum EvaluateEventsCommand {
+    static let specification = ArgumentSpecification(
+        options: ["manifest", "root", "format", "model"],
+        usage: "usage: sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] "
+            + "[--model FILE]\n")
 
     /// Runs the command.
     ///
-    /// - Parameter arguments: The arguments after `evaluate`.
+    /// - Parameter arguments: The arguments after `evaluate events`.
     /// - Throws: `SleepCycleSdkError` for bad arguments, a bad manifest, unreadable clips or a missing model.
     static func run(_ arguments: [String]) throws {
-        guard arguments.first == "events" else {
-            throw SleepCycleSdkError.invalidConfiguration("unknown evaluation '\(arguments.first ?? "")'\n\(usage)")
+        let options = try ArgumentParser.parse(arguments, specification)
+        if options.flag("help") {
+            print(specification.usage, terminator: "")
+            return
         }
-        let options = try CommandOptions(Array(arguments.dropFirst()),
-                                         valued: ["--manifest", "--root", "--format", "--model"], usage: usage)
-        let manifestPath = try options.required("--manifest")
-        let root = URL(fileURLWithPath: try options.required("--root"))
-        let format = options.value("--format") ?? "text"
-        guard format == "json" || format == "text" else {
-            throw SleepCycleSdkError.invalidConfiguration("--format must be json or text")
-        }
+        let manifestPath = try options.required("manifest")
+        let root = URL(fileURLWithPath: try options.required("root"))
+        let format = try options.choice("format", from: ["json", "text"], default: "text")
         let manifest = try EventClipManifest(manifest: URL(fileURLWithPath: manifestPath), root: root)
-        let model = try options.value("--model").map { try EventClassifierModel.load(from: URL(fileURLWithPath: $0)) }
+        let model = try options.option("model").map { try EventClassifierModel.load(from: URL(fileURLWithPath: $0)) }
             ?? EventClassifierModel.bundled()
         let evaluator = EventClipEvaluator(model: model)
         let report = try evaluator.evaluate(manifest)

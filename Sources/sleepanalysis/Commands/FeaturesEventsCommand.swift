@@ -3,17 +3,22 @@ import SleepAnalysis
 
 /// `sleepanalysis features events --list FILES.txt --out DIR`: exports the event classifier's window features of each
 /// listed audio file (one path per line) to `DIR/<line index>.f32`, for the training tool.
-enum FeaturesCommand {
-    static let usage = "usage: sleepanalysis features events --list FILES.txt --out DIR"
+enum FeaturesEventsCommand {
+    static let specification = ArgumentSpecification(
+        options: ["list", "out"], usage: "usage: sleepanalysis features events --list FILES.txt --out DIR\n")
 
     /// Runs the command.
     ///
     /// - Parameter arguments: The arguments after `features`.
     /// - Throws: `SleepCycleSdkError` for bad arguments, unreadable audio or an unwritable output folder.
     static func run(_ arguments: [String]) throws {
-        let options = try CommandOptions(arguments, valued: ["--list", "--out"], usage: usage)
-        let list = try options.required("--list")
-        let out = URL(fileURLWithPath: try options.required("--out"))
+        let options = try ArgumentParser.parse(arguments, specification)
+        if options.flag("help") {
+            print(specification.usage, terminator: "")
+            return
+        }
+        let list = try options.required("list")
+        let out = URL(fileURLWithPath: try options.required("out"))
         let text: String
         do {
             text = try String(contentsOfFile: list, encoding: .utf8)
