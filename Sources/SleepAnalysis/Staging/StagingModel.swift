@@ -1,7 +1,7 @@
 import Foundation
 
-/// A trained staging model: one tree ensemble per input variant and context, a stage-sequence model, decision
-/// weights, and a clock prior for epochs without sensor input. Loaded from `Models/staging.json`.
+/// A trained staging model: one tree ensemble per input variant and context, a stage-sequence model (used or
+/// not, per context, as training chose), decision weights, and a clock prior for epochs without sensor input. Loaded from `Models/staging.json`.
 public struct StagingModel: Sendable {
     /// The stage order of every probability vector in the model file.
     static let stageOrder: [SleepStage] = [.awake, .light, .deep, .rem]
@@ -15,6 +15,7 @@ public struct StagingModel: Sendable {
     let sequence: StageSequenceModel
     let decisionWeights: [StagingContext: [Double]]
     let emissionPriorExponents: [StagingContext: Double]
+    let sequenceSmoothing: [StagingContext: Bool]
     let clockPrior: ClockPrior
     let snoringWakeSuppression: Double
 
@@ -98,6 +99,9 @@ public struct StagingModel: Sendable {
         emissionPriorExponents = Dictionary(uniqueKeysWithValues: StagingContext.allCases.map {
             ($0, file.emissionPriorExponents[$0.rawValue] ?? 1)
         })
+        sequenceSmoothing = Dictionary(uniqueKeysWithValues: StagingContext.allCases.map {
+            ($0, file.sequenceSmoothing?[$0.rawValue] ?? true)
+        })
         clockPrior = file.clockPrior
         snoringWakeSuppression = min(max(file.snoringWakeSuppression, 0), 1)
     }
@@ -158,6 +162,8 @@ struct StagingModelFile: Codable {
     let sequence: StageSequenceModel
     let decisionWeights: [String: [Double]]
     let emissionPriorExponents: [String: Double]
+    /// Per context: run the stage-sequence model (true, the default) or decide each epoch from its classifier.
+    let sequenceSmoothing: [String: Bool]?
     let clockPrior: ClockPrior
     let snoringWakeSuppression: Double
 }
