@@ -79,8 +79,10 @@ sa_status sa_front_end_process(sa_front_end *f, const float *samples, size_t cou
         const float *power = sa_stft_power(f->stft);
         double energy = sa_stft_window_energy(f->stft);
         sa_mel_log_energies(f->mel, power, f->config.log_floor, log_mel + frames * bands);
-        double flat = sa_weighted_power_sum(f->flat_factors, power, f->bins) / energy;
-        double weighted = sa_weighted_power_sum(f->a_factors, power, f->bins) / energy;
+        double flat, weighted;
+        sa_weighted_power_sums(f->flat_factors, f->a_factors, power, f->bins, &flat, &weighted);
+        flat /= energy;
+        weighted /= energy;
         dbfs[frames] = (float)(10.0 * log10(fmax(flat, mean_square_floor)) + fs_offset);
         db_spl[frames] = (float)(10.0 * log10(fmax(weighted, mean_square_floor)) + fs_offset +
                                  f->config.level_offset_db);

@@ -50,8 +50,9 @@ size_t sa_level_meter_frames_for(const sa_level_meter *m, size_t count) { return
 static void measure(const sa_level_meter *m, double *a_weighted, double *unweighted) {
     const float *power = sa_stft_power(m->stft);
     double energy = sa_stft_window_energy(m->stft);
-    *a_weighted = sa_weighted_power_sum(m->a_factors, power, m->bins) / energy;
-    *unweighted = sa_weighted_power_sum(m->flat_factors, power, m->bins) / energy;
+    sa_weighted_power_sums(m->flat_factors, m->a_factors, power, m->bins, unweighted, a_weighted);
+    *a_weighted /= energy;
+    *unweighted /= energy;
 }
 
 sa_status sa_level_meter_process(sa_level_meter *m, const float *samples, size_t count, double *a_weighted,

@@ -1,9 +1,14 @@
 #include "sa_mel.h"
 
+#include "vector_clones.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Width of the fixed steps in which band sums are computed. */
+enum { lanes = 8 };
 
 struct sa_mel {
     size_t bands;
@@ -88,14 +93,20 @@ sa_status sa_mel_init(double sample_rate, size_t fft_size, size_t band_count, do
                     last = k;
                 }
             }
+            /* Pad each band's run to a multiple of `lanes` (zero weights), shifting its start back when the run
+               would pass the last bin, so the sum has fixed-width, vectorisable steps and never reads past it. */
             size_t count = first == bins ? 0 : last - first + 1;
+            size_t padded = (count + lanes - 1) / lanes * lanes;
+            if (padded > bins) padded = count; /* tiny FFTs: no padding, the scalar tail does the rest */
+            size_t start = first == bins ? 0 : first;
+            if (start + padded > bins) start = bins - padded;
             if (pass == 1) {
-                m->first_bin[b] = first == bins ? 0 : first;
-                m->bin_count[b] = count;
+                m->first_bin[b] = start;
+                m->bin_count[b] = padded;
                 m->offset[b] = total;
-                if (count > 0) memcpy(m->weights + total, dense + first, count * sizeof(float));
+                if (padded > 0) memcpy(m->weights + total, dense + start, padded * sizeof(float));
             }
-            total += count;
+            total += padded;
         }
         if (pass == 0) {
             m->weights = malloc((total > 0 ? total : 1) * sizeof(float));
@@ -115,19 +126,28 @@ sa_status sa_mel_init(double sample_rate, size_t fft_size, size_t band_count, do
 
 size_t sa_mel_band_count(const sa_mel *mel) { return mel->bands; }
 
+static inline void fast_log(const float *restrict x, float *restrict y, size_t count);
+
+SA_VECTOR_CLONES
 void sa_mel_log_energies(const sa_mel *m, const float *restrict power, float floor, float *restrict log_mel) {
     float *restrict energy = m->scratch;
     for (size_t b = 0; b < m->bands; b++) {
         const float *restrict w = m->weights + m->offset[b];
         const float *restrict p = power + m->first_bin[b];
+        const size_t count = m->bin_count[b];
+        float lane[lanes] = {0};
+        size_t k = 0;
+        for (; k + lanes <= count; k += lanes)
+            for (size_t j = 0; j < lanes; j++) lane[j] += w[k + j] * p[k + j];
         float sum = floor;
-        for (size_t k = 0; k < m->bin_count[b]; k++) sum += w[k] * p[k];
+        for (; k < count; k++) sum += w[k] * p[k];
+        for (size_t j = 0; j < lanes; j++) sum += lane[j];
         energy[b] = sum;
     }
-    sa_fast_log(energy, log_mel, m->bands);
+    fast_log(energy, log_mel, m->bands);
 }
 
-void sa_fast_log(const float *restrict x, float *restrict y, size_t count) {
+static inline void fast_log(const float *restrict x, float *restrict y, size_t count) {
     /* x = 2^e * m with m in [sqrt(1/2), sqrt(2)); ln(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172. */
     for (size_t i = 0; i < count; i++) {
         uint32_t bits;
@@ -145,3 +165,6 @@ void sa_fast_log(const float *restrict x, float *restrict y, size_t count) {
         y[i] = 2.0f * s * series + (float)e * 0.693147180559945f;
     }
 }
+
+SA_VECTOR_CLONES
+void sa_fast_log(const float *restrict x, float *restrict y, size_t count) { fast_log(x, y, count); }

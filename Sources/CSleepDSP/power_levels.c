@@ -1,6 +1,7 @@
 #include "power_levels.h"
 
 #include "sa_a_weighting.h"
+#include "vector_clones.h"
 
 sa_status sa_power_level_factors(double sample_rate, size_t fft_size, float *flat, float *a_weighted) {
     sa_status status = sa_a_weighting_power_gains(sample_rate, fft_size, a_weighted);
@@ -15,8 +16,14 @@ sa_status sa_power_level_factors(double sample_rate, size_t fft_size, float *fla
     return SA_OK;
 }
 
-double sa_weighted_power_sum(const float *restrict factors, const float *restrict power, size_t bins) {
-    float sum = 0;
-    for (size_t k = 0; k < bins; k++) sum += factors[k] * power[k];
-    return (double)sum;
+SA_VECTOR_CLONES
+void sa_weighted_power_sums(const float *restrict flat, const float *restrict a_weighted,
+                            const float *restrict power, size_t bins, double *flat_sum, double *a_weighted_sum) {
+    float plain = 0, weighted = 0;
+    for (size_t k = 0; k < bins; k++) {
+        plain += flat[k] * power[k];
+        weighted += a_weighted[k] * power[k];
+    }
+    *flat_sum = (double)plain;
+    *a_weighted_sum = (double)weighted;
 }

@@ -10,7 +10,8 @@
    unweighted factors, `a_weighted` the A-weighted ones; each holds fft_size / 2 + 1 values. */
 sa_status sa_power_level_factors(double sample_rate, size_t fft_size, float *flat, float *a_weighted);
 
-/* sum_k factors[k] * power[k], in double. */
-double sa_weighted_power_sum(const float *factors, const float *power, size_t bins);
+/* The two sums sum_k flat[k] * power[k] and sum_k a_weighted[k] * power[k], in one pass. */
+void sa_weighted_power_sums(const float *flat, const float *a_weighted, const float *power, size_t bins,
+                            double *flat_sum, double *a_weighted_sum);
 
 #endif

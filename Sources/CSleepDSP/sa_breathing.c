@@ -178,7 +178,7 @@ sa_status sa_breath_period_init(sa_breath_period **out, const sa_breath_period_c
     a->max_channels = max_channels;
     a->min_lag = (size_t)fmax(2.0, floor(c.frame_rate * 60.0 / c.max_bpm));
     a->max_lag = (size_t)ceil(c.frame_rate * 60.0 / c.min_bpm);
-    a->acf_lags = 2 * a->max_lag + 12;
+    a->acf_lags = 2 * a->max_lag + 20;
     a->fold_bins = 2 * a->max_lag + 16;
     a->prefix = calloc(max_frames + 1, sizeof(double));
     a->prefix_count = calloc(max_frames + 1, sizeof(double));
@@ -270,6 +270,14 @@ static double refine_peak(const double *r, size_t lag) {
     return (double)lag + offset;
 }
 
+/* The highest lag of r within 4 of center (center must leave room: 5 <= center, center + 5 < lags). */
+static size_t peak_near(const double *r, size_t center) {
+    size_t peak = center - 4;
+    for (size_t lag = center - 4; lag <= center + 4; lag++)
+        if (r[lag] > r[peak]) peak = lag;
+    return peak;
+}
+
 /* Ratio of the squared difference between the two halves of the cycle folded at `period` (frames) to its
  * expected value if both halves were alike: about 1 for a signal whose true period is period / 2. */
 static double alternation_ratio(sa_breath_period *a, size_t n, size_t channels, const uint8_t *mask, double period) {
@@ -345,7 +353,8 @@ sa_status sa_breath_period_analyze(sa_breath_period *a, const float *frames, siz
     if (!(highest > 0.0)) return SA_OK;
     size_t chosen = 0;
     for (size_t lag = a->min_lag; lag <= last; lag++) {
-        if (r[lag] > 0.0 && r[lag] >= r[lag - 1] && r[lag] >= r[lag + 1] && r[lag] >= a->config.peak_fraction * highest) {
+        const int is_peak = r[lag] > 0.0 && r[lag] >= r[lag - 1] && r[lag] >= r[lag + 1];
+        if (is_peak && r[lag] >= a->config.peak_fraction * highest) {
             chosen = lag;
             break;
         }
@@ -357,9 +366,7 @@ sa_status sa_breath_period_analyze(sa_breath_period *a, const float *frames, siz
      * near the double and compare the halves. */
     const size_t doubled = (size_t)lround(2.0 * period);
     if (doubled + 5 < lags && doubled >= 5) {
-        size_t peak = doubled - 4;
-        for (size_t lag = doubled - 4; lag <= doubled + 4; lag++)
-            if (r[lag] > r[peak]) peak = lag;
+        const size_t peak = peak_near(r, doubled);
         const double doubled_period = refine_peak(r, peak);
         result->alternation = alternation_ratio(a, n, channels, mask, doubled_period);
         if (result->alternation > a->config.alternation_threshold && (double)peak <= (double)a->max_lag + 5.0) {
@@ -367,6 +374,10 @@ sa_status sa_breath_period_analyze(sa_breath_period *a, const float *frames, siz
             score = r[peak];
         }
     }
+    /* A breathing rhythm repeats: average the correlation at the period with that at twice the period, which a
+     * chance peak of noise rarely has as well. */
+    const size_t twice = (size_t)lround(2.0 * period);
+    if (twice >= 5 && twice + 5 < lags) score = 0.5 * (score + fmax(0.0, r[peak_near(r, twice)]));
     result->found = 1;
     result->bpm = 60.0 * a->config.frame_rate / period;
     result->score = score;

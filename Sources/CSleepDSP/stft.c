@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sa_fft.h"
+#include "vector_clones.h"
 
 struct sa_stft {
     size_t size;
@@ -14,7 +15,9 @@ struct sa_stft {
     int64_t frames;
     double full_window_energy;
     double last_window_energy;
-    float *history;         /* the last `size` samples, oldest first */
+    float *history;         /* linear buffer of `capacity` samples; the window is history[end - size, end) */
+    size_t capacity;
+    size_t end;
     float *window;
     float *power;
     sa_fft *fft;
@@ -28,7 +31,10 @@ sa_status sa_stft_init(size_t fft_size, size_t hop_size, sa_stft **out) {
     if (s == NULL) return SA_ERR_OUT_OF_MEMORY;
     s->size = fft_size;
     s->hop = hop_size;
-    s->history = calloc(fft_size, sizeof(float));
+    /* Room for several hops past the window, so samples are moved back only once every few frames. */
+    s->capacity = fft_size + 4 * (fft_size > hop_size ? fft_size : hop_size);
+    s->end = fft_size;
+    s->history = calloc(s->capacity, sizeof(float));
     s->window = malloc(fft_size * sizeof(float));
     s->power = calloc(fft_size / 2 + 1, sizeof(float));
     if (s->history == NULL || s->window == NULL || s->power == NULL) {
@@ -62,21 +68,22 @@ void sa_stft_destroy(sa_stft **stft) {
     *stft = NULL;
 }
 
-/* Appends samples to the history, keeping only the last `size`. */
+/* Appends samples (count <= hop) to the history; the window stays the last `size` samples. */
 static void append(sa_stft *s, const float *samples, size_t count) {
-    if (count >= s->size) {
-        memcpy(s->history, samples + (count - s->size), s->size * sizeof(float));
-    } else {
-        memmove(s->history, s->history + count, (s->size - count) * sizeof(float));
-        memcpy(s->history + (s->size - count), samples, count * sizeof(float));
+    if (s->end + count > s->capacity) {
+        memmove(s->history, s->history + (s->end - s->size), s->size * sizeof(float));
+        s->end = s->size;
     }
+    memcpy(s->history + s->end, samples, count * sizeof(float));
+    s->end += count;
     s->samples_seen += count;
 }
 
+SA_VECTOR_CLONES
 static void transform(sa_stft *s) {
     const size_t n = s->size;
     float *restrict in = sa_fft_real_buffer(s->fft);
-    const float *restrict history = s->history;
+    const float *restrict history = s->history + (s->end - n);
     const float *restrict window = s->window;
     for (size_t i = 0; i < n; i++) in[i] = history[i] * window[i];
     sa_fft_execute_forward(s->fft);

@@ -1,9 +1,23 @@
 // sleepanalysis-bench: the audio front end's throughput (multiple of real time) and peak memory on a long night.
 //
 // swift run -c release sleepanalysis-bench [--hours 8] [--rates 16000,44100] [--format wav|flac]
-//                                          [--input FILE] [--dir /tmp] [--regenerate]
+//                                          [--input FILE] [--dir /tmp] [--stages read,resample,frontEnd]
+//                                          [--block FRAMES] [--regenerate] [--accelerometer CSV]
+// swift run -c release sleepanalysis-bench events [--hours 1]   (the audio events engine)
+// swift run -c release sleepanalysis-bench pipeline [--hours 1] (a whole night through the SDK)
+// swift run -c release sleepanalysis-bench vitals [--hours 1]   (breathing rate and audio health)
 import Foundation
 @_spi(Benchmark) import SleepAnalysis
+
+if CommandLine.arguments.dropFirst().first == "events" {
+    exit(EventsBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.dropFirst().first == "pipeline" {
+    exit(await PipelineBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.dropFirst().first == "vitals" {
+    exit(VitalsBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 
 struct Options {
     var hours = 8.0
@@ -12,13 +26,18 @@ struct Options {
     var input: URL?
     var directory = URL(fileURLWithPath: "/tmp")
     var regenerate = false
+    var stages = FrontEndRun.Stages.allCases
+    /// Frames per read: blocks of 16 Ki frames stay under glibc's mmap threshold (128 KiB); larger blocks are
+    /// mapped and unmapped on every read and the page faults cost more than the front end.
+    var blockFrames = 16_384
+    var accelerometer: URL?
 }
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("sleepanalysis-bench: \(message)\n".utf8))
     FileHandle.standardError.write(Data("""
         usage: sleepanalysis-bench [--hours N] [--rates R1,R2] [--format wav|flac] [--input FILE] [--dir DIR] \
-        [--regenerate]
+        [--stages read,resample,frontEnd] [--block FRAMES] [--regenerate] [--accelerometer CSV]
 
         """.utf8))
     exit(64)
@@ -44,8 +63,16 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--format":
             guard let format = SyntheticNight.Format(rawValue: value) else { fail("--format: wav or flac") }
             options.format = format
+        case "--stages":
+            let stages = value.split(separator: ",").compactMap { FrontEndRun.Stages(rawValue: String($0)) }
+            guard !stages.isEmpty else { fail("--stages: read, resample and/or frontEnd") }
+            options.stages = stages
+        case "--block":
+            guard let frames = Int(value), frames > 0 else { fail("--block: frames per read, positive") }
+            options.blockFrames = frames
         case "--input": options.input = URL(fileURLWithPath: value)
         case "--dir": options.directory = URL(fileURLWithPath: value)
+        case "--accelerometer": options.accelerometer = URL(fileURLWithPath: value)
         default: fail("unknown option \(name)")
         }
     }
@@ -61,10 +88,19 @@ func peakMemoryMiB() -> Double {
     return kib / 1024
 }
 
-func timed<T>(_ work: () throws -> T) rethrows -> (T, Double) {
+/// CPU time of this process (s): on a shared machine it measures the work, not the wait for a core.
+func cpuSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Runs `work` and returns its value, wall-clock seconds and CPU seconds.
+func timed<T>(_ work: () throws -> T) rethrows -> (T, wall: Double, cpu: Double) {
     let start = DispatchTime.now().uptimeNanoseconds
+    let cpuStart = cpuSeconds()
     let value = try work()
-    return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, cpuSeconds() - cpuStart)
 }
 
 struct Row: Codable {
@@ -72,8 +108,12 @@ struct Row: Codable {
     var inputSampleRate: Double
     var audioHours: Double
     var stage: String
-    var seconds: Double
+    var wallSeconds: Double
+    var cpuSeconds: Double
+    /// Audio duration over wall-clock time.
     var realTimeFactor: Double
+    /// Audio duration over CPU time (one core).
+    var cpuRealTimeFactor: Double
 }
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
@@ -87,7 +127,7 @@ if let input = options.input {
         if options.regenerate || !FileManager.default.fileExists(atPath: url.path) {
             FileHandle.standardError.write(Data("writing \(url.path)…\n".utf8))
             do {
-                let (_, seconds) = try timed {
+                let (_, seconds, _) = try timed {
                     try SyntheticNight.write(
                         to: url, duration: options.hours * 3600, sampleRate: rate, format: options.format)
                 }
@@ -102,25 +142,52 @@ if let input = options.input {
 
 var rows: [Row] = []
 for file in files {
-    for stage in FrontEndRun.Stages.allCases {
+    for stage in options.stages {
         do {
-            let (summary, seconds) = try timed { try FrontEndRun.run(file: file, stages: stage) }
+            let (summary, wall, cpu) = try timed {
+                try FrontEndRun.run(file: file, stages: stage, blockFrames: options.blockFrames)
+            }
             rows.append(Row(
                 file: file.lastPathComponent, inputSampleRate: summary.inputSampleRate,
-                audioHours: summary.audioDuration / 3600, stage: stage.rawValue, seconds: seconds,
-                realTimeFactor: summary.audioDuration / seconds))
+                audioHours: summary.audioDuration / 3600, stage: stage.rawValue, wallSeconds: wall, cpuSeconds: cpu,
+                realTimeFactor: summary.audioDuration / wall, cpuRealTimeFactor: summary.audioDuration / cpu))
         } catch {
             fail("\(file.path): \(error)")
         }
     }
 }
 
+// The file data source's replay (read, chunk, deliver to a counting sink), as fast as possible.
+for file in files {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let cpuStart = cpuSeconds()
+    let outcome = await Task { try await FileReplayRun.run(file: file) }.result
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let cpu = cpuSeconds() - cpuStart
+    guard case .success(let summary) = outcome else { fail("\(file.path): replay failed: \(outcome)") }
+    rows.append(Row(
+        file: file.lastPathComponent, inputSampleRate: summary.sampleRate, audioHours: summary.audioDuration / 3600,
+        stage: "replay", wallSeconds: wall, cpuSeconds: cpu, realTimeFactor: summary.audioDuration / wall,
+        cpuRealTimeFactor: summary.audioDuration / cpu))
+}
+
+// The accelerometer CSV reader (parse, check, deliver), as fast as possible.
+if let accelerometer = options.accelerometer {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let outcome = await Task { try await FileReplayRun.run(file: nil, accelerometer: accelerometer) }.result
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    guard case .success(let summary) = outcome else { fail("\(accelerometer.path): replay failed: \(outcome)") }
+    print(String(format: "accelerometer CSV: %d rows in %.2f s (%.0f rows/s)", summary.accelerometerRows, seconds,
+                 Double(summary.accelerometerRows) / seconds))
+}
+
 let peak = peakMemoryMiB()
-print("stage      input Hz   audio h   seconds   × real time")
+print("stage     input Hz  audio h  wall s   cpu s  × real time (wall)  × real time (cpu)")
 for row in rows {
-    print(String(
-        format: "%-9@ %9.0f %9.2f %9.2f %13.0f", row.stage, row.inputSampleRate, row.audioHours, row.seconds,
-        row.realTimeFactor))
+    let stage = row.stage.padding(toLength: 9, withPad: " ", startingAt: 0)
+    print(stage + String(
+        format: " %8.0f %8.2f %7.2f %7.2f %19.0f %18.0f", row.inputSampleRate, row.audioHours, row.wallSeconds,
+        row.cpuSeconds, row.realTimeFactor, row.cpuRealTimeFactor))
 }
 print(String(format: "peak memory (VmHWM): %.1f MiB", peak))
 

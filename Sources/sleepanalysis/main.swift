@@ -2,12 +2,16 @@
 import Foundation
 
 let commands: [any Command.Type] = [
+    AnalyzeCommand.self,
+    RecordCommand.self,
     SplCommand.self,
     BreathingCommandEntry.self,
-    HistoryCommand.self,
-    ExportCommand.self,
     EvaluateCommandEntry.self,
     FeaturesCommandEntry.self,
+    HistoryCommand.self,
+    ExportCommand.self,
+    LicenseCommand.self,
+    ModelsCommand.self,
 ]
 
 /// Internal commands for the project's own tests (names start with "__"): they run when named, but the command

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A tiny HTTP/1.1 file server on 127.0.0.1 for tests (no network needed): serves files from a dictionary,
@@ -41,6 +41,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private var recorded: [Request] = []
     private var bodyBytes = 0
     private var stopped = false
+    private var rangeSupport = true
     private let finished = DispatchSemaphore(value: 0)
     private let deadline: Date
     private let maximumRequests: Int
@@ -102,6 +103,21 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         lock.lock()
         faults[path, default: []].append(contentsOf: Array(repeating: fault, count: times))
         lock.unlock()
+    }
+
+    /// Whether `Range` headers are honoured (default true); when false the whole file is sent with status 200,
+    /// as servers without range support do.
+    public var honoursRange: Bool {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return rangeSupport
+        }
+        set {
+            lock.lock()
+            rangeSupport = newValue
+            lock.unlock()
+        }
     }
 
     /// Every request received so far, in order.
@@ -170,11 +186,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         var start = 0
         var status = "200 OK"
         var extra = ""
-        if let range = request.range, range.hasPrefix("bytes="),
+        if honoursRange, let range = request.range, range.hasPrefix("bytes="),
             let first = Int(range.dropFirst(6).prefix { $0.isNumber })
         {
             guard first < body.count else {
-                let answer = "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(body.count)\r\n"
+                let answer =
+                    "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(body.count)\r\n"
                     + "Content-Length: 0\r\nConnection: close\r\n\r\n"
                 sendAll(client, Data(answer.utf8))
                 return
@@ -184,7 +201,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             extra = "Content-Range: bytes \(first)-\(body.count - 1)/\(body.count)\r\n"
         }
         let slice = body.subdata(in: start..<body.count)
-        let header = "HTTP/1.1 \(status)\r\nContent-Length: \(slice.count)\r\nContent-Type: application/octet-stream\r\n"
+        let header =
+            "HTTP/1.1 \(status)\r\nContent-Length: \(slice.count)\r\nContent-Type: application/octet-stream\r\n"
             + extra + "Accept-Ranges: bytes\r\nConnection: close\r\n\r\n"
         guard sendAll(client, Data(header.utf8)) else { return }
         if request.method == "HEAD" { return }
@@ -214,7 +232,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return Request(method: String(parts[0]), path: String(parts[1]), headers: headers)
     }

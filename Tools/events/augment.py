@@ -26,12 +26,13 @@ def active_rms(x):
 
 
 def colored_noise(n, rng, exponent):
-    """Noise with power spectrum ~ 1/f^exponent (0 white, 1 pink, 2 brown)."""
-    spec = rng.standard_normal(n // 2 + 1) + 1j * rng.standard_normal(n // 2 + 1)
-    f = np.fft.rfftfreq(n, 1.0 / SR)
-    f[0] = f[1]
-    spec *= f ** (-exponent / 2.0)
-    x = np.fft.irfft(spec, n)
+    """Noise whose spectrum falls from white (exponent 0) towards brown (exponent 2): white noise mixed with
+    its leaky integral (an IIR filter: cheap for long signals)."""
+    white = rng.standard_normal(n).astype(np.float32)
+    brown = signal.lfilter([1.0], [1.0, -0.995], white).astype(np.float32)
+    brown /= rms(brown) + 1e-12
+    w = float(np.clip(exponent / 2.0, 0.0, 1.0))
+    x = (1.0 - w) * white + w * brown
     return (x / (rms(x) + 1e-12)).astype(np.float32)
 
 

@@ -8,6 +8,7 @@ Output: one .npz with X (windows x features), y (class index, -1 = unlabelled), 
 kind (0 clean, 1 augmented, 2 band-limited clean, 3 background only), offset (window start, s),
 item (the signal a window came from)."""
 import argparse
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -21,7 +22,8 @@ import eventdata as ed
 import features_ref as fr
 
 SR = ed.SAMPLE_RATE
-TARGET_CLIPS_PER_CLASS = 700
+TARGET_CLIPS_PER_CLASS = 300
+MAX_SCENE_CLIP_SECONDS = 4.0  # long clips are cut to a random segment this long for each augmented scene
 
 
 def window_rms_db(x, starts, window=ed.WINDOW_FRAMES):
@@ -81,14 +83,20 @@ class PackageFrontEnd:
                 p = os.path.join(tmp, f"{i}.wav")
                 sf.write(p, x, SR, subtype="FLOAT")
                 paths.append(p)
-            listing = os.path.join(tmp, "list.txt")
-            with open(listing, "w") as f:
-                f.write("\n".join(paths) + "\n")
-            outdir = os.path.join(tmp, "out")
-            subprocess.run([self.binary, "features", "--list", listing, "--out", outdir], check=True)
+            # Two CLI processes on alternating halves of the list (output names are list indices).
+            procs = []
+            for part in range(2):
+                listing = os.path.join(tmp, f"list{part}.txt")
+                with open(listing, "w") as f:
+                    f.write("\n".join(paths[part::2]) + "\n")
+                procs.append(subprocess.Popen([self.binary, "features", "events", "--list", listing, "--out",
+                                               os.path.join(tmp, f"out{part}")]))
+            for proc in procs:
+                if proc.wait() != 0:
+                    raise RuntimeError("sleepanalysis features failed")
             out = []
             for i in range(len(signals)):
-                out.append(read_feature_file(os.path.join(outdir, f"{i}.f32")))
+                out.append(read_feature_file(os.path.join(tmp, f"out{i % 2}", f"{i // 2}.f32")))
             return out
 
 
@@ -99,6 +107,38 @@ def read_feature_file(path):
     return X, np.array(fr.window_starts(frames))
 
 
+_ROWS = None
+_ROOT = None
+
+
+def _init_worker(rows, root):
+    global _ROWS, _ROOT
+    _ROWS, _ROOT = rows, root
+
+
+def _clip_jobs(task):
+    """The signals made from one clip: clean, maybe band-limited (negatives), and augmented scenes."""
+    i, variants, seed = task
+    rng = np.random.default_rng(seed)
+    row = _ROWS[i]
+    ci = ed.class_index(row["class"])
+    audio = ed.load_clip(_ROOT, row)
+    clean = ed.pad_short(audio)
+    jobs = [(clean, ("clean", ci, clean), i, 0)]
+    if ci == 0 and not ed.is_narrowband(row) and rng.random() < 0.5:
+        bl = augment.band_limit(clean)
+        jobs.append((bl, ("clean", 0, bl), i, 2))
+    limit = int(MAX_SCENE_CLIP_SECONDS * SR)
+    for _ in range(variants):
+        seg = audio
+        if len(seg) > limit:
+            begin = int(rng.integers(0, len(seg) - limit + 1))
+            seg = seg[begin: begin + limit]
+        mix, ev, _ = augment.bedroom_scene(seg, rng, ed.is_narrowband(row))
+        jobs.append((mix, ("scene", ci, ev, mix - ev), i, 1))
+    return jobs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--manifest", required=True)
@@ -107,8 +147,9 @@ def main():
     ap.add_argument("--frontend", choices=["numpy", "package"], default="package")
     ap.add_argument("--binary", default=".build/release/sleepanalysis")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--background-scenes", type=int, default=500)
+    ap.add_argument("--background-scenes", type=int, default=300)
     ap.add_argument("--chunk", type=int, default=400)
+    ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     rows = ed.read_manifest(args.manifest)
@@ -117,23 +158,17 @@ def main():
         counts[r["class"]] = counts.get(r["class"], 0) + 1
     frontend = NumpyFrontEnd() if args.frontend == "numpy" else PackageFrontEnd(args.binary)
 
-    jobs = []  # (signal, label_fn, clip index, kind)
+    tasks = []
     for i, row in enumerate(rows):
-        ci = ed.class_index(row["class"])
-        if ci is None:
+        if ed.class_index(row["class"]) is None:
             continue
-        audio = ed.load_clip(args.root, row)
-        clean = ed.pad_short(audio)
-        jobs.append((clean, ("clean", ci, clean), i, 0))
-        if ci == 0 and not ed.is_narrowband(row) and rng.random() < 0.5:
-            bl = augment.band_limit(clean)
-            jobs.append((bl, ("clean", 0, bl), i, 2))
-        variants = int(np.clip(round(TARGET_CLIPS_PER_CLASS / counts[row["class"]]), 1, 40))
-        if ci == 0:
-            variants = 1
-        for _ in range(variants):
-            mix, ev, _ = augment.bedroom_scene(audio, rng, ed.is_narrowband(row))
-            jobs.append((mix, ("scene", ci, ev, mix - ev), i, 1))
+        share = TARGET_CLIPS_PER_CLASS / counts[row["class"]]
+        variants = int(min(40, np.floor(share) + (rng.random() < share - np.floor(share))))
+        if ed.class_index(row["class"]) == 0:
+            variants = min(variants, 1)
+        tasks.append((i, variants, int(rng.integers(1 << 31))))
+    with multiprocessing.Pool(args.workers, initializer=_init_worker, initargs=(rows, args.root)) as workers:
+        jobs = [job for batch in workers.imap(_clip_jobs, tasks, chunksize=16) for job in batch]
     for _ in range(args.background_scenes):
         n = int(rng.uniform(2.0, 12.0) * SR)
         jobs.append((augment.negative_scene(n, rng), ("clean", 0, None), -1, 3))

@@ -38,7 +38,10 @@ def load_clip(root, row):
     audio, rate = sf.read(os.path.join(root, row["file"]), dtype="float32", always_2d=True)
     audio = audio.mean(axis=1)
     if rate != SAMPLE_RATE:
-        raise ValueError(f"{row['file']}: {rate} Hz, expected {SAMPLE_RATE}")
+        from math import gcd
+        from scipy.signal import resample_poly
+        g = gcd(rate, SAMPLE_RATE)
+        audio = resample_poly(audio, SAMPLE_RATE // g, rate // g).astype(np.float32)
     return audio
 
 

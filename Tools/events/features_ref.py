@@ -89,7 +89,7 @@ FEATURE_COUNT = 5 * REDUCED_BANDS + 16
 
 def window_starts(n_frames, window=100, hop=50):
     """Frame offsets of the windows the engine evaluates over a stream of n_frames frames."""
-    if n_frames <= 0:
+    if n_frames < 10:
         return []
     if n_frames < window:
         return [0]

@@ -1,12 +1,14 @@
-"""Snore signature: a 16-value linear projection of a snoring event's mean standardised window features,
-trained to separate sound sources (snorers, speakers, individual cats, coughers) with LDA, so that the snores
-of one person lie near each other. Measured on snoring groups held out of the projection's training."""
+"""Snore signature: a 16-value linear projection of a snoring event's mean standardised window features: the
+16 whitened principal components of per-clip feature means of sound sources (snorers, speakers, individual
+cats, coughers, ...), so that the snores of one person lie near each other (cosine). Measured on snoring
+groups held out of the projection's fit. (LDA over the same sources was tried and scored lower on held-out
+snorers: nearest-neighbour accuracy 0.88 against 0.93.)"""
 import argparse
 import json
 import sys
 
 import numpy as np
-from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from sklearn.decomposition import PCA
 from sklearn.metrics import silhouette_score
 
 import eventdata as ed
@@ -35,12 +37,9 @@ def project(vecs, proj, sig_mean):
 
 
 def fit_projection_from(vecs, groups):
-    keep = np.isin(groups, [g for g in set(groups) if (groups == g).sum() >= 2])
-    lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage=0.3)
-    lda.fit(vecs[keep], groups[keep])
-    # Top DIM discriminant directions (eigen solver gives all of them, best first).
-    proj = lda.scalings_[:, :DIM].T.astype(np.float32)
-    return proj, vecs[keep].mean(axis=0).astype(np.float32)
+    pca = PCA(DIM, whiten=True, random_state=0).fit(vecs)
+    proj = pca.components_ / np.sqrt(pca.explained_variance_)[:, None]
+    return proj.astype(np.float32), pca.mean_.astype(np.float32)
 
 
 def fit_projection(X, clip, rows, mean, std, kind=None):

@@ -5,6 +5,7 @@ Clip-level scoring follows `sleepanalysis evaluate events`: a clip's label is th
 highest probability (a type is detected when one window's probability reaches its on-threshold), or none."""
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -19,12 +20,12 @@ C = len(ed.CLASSES)
 
 
 def fit(X, y, seed, hidden, epochs):
-    mean = X.mean(axis=0)
-    std = X.std(axis=0) + 1e-6
-    Z = (X - mean) / std
+    mean = X.mean(axis=0, dtype=np.float64).astype(np.float32)
+    std = (X.std(axis=0, dtype=np.float64) + 1e-6).astype(np.float32)
+    Z = ((X - mean) / std).astype(np.float32)
     counts = np.bincount(y, minlength=C).astype(float)
     w = (counts.sum() / np.maximum(counts, 1) / C) ** 0.5
-    clf = MLPClassifier(hidden_layer_sizes=hidden, alpha=1e-3, batch_size=256, learning_rate_init=1e-3,
+    clf = MLPClassifier(hidden_layer_sizes=hidden, alpha=1e-3, batch_size=512, learning_rate_init=2e-3,
                         max_iter=epochs, random_state=seed, shuffle=True, tol=1e-5, n_iter_no_change=epochs)
     clf.fit(Z, y, sample_weight=w[y])
     return clf, mean, std
@@ -33,7 +34,7 @@ def fit(X, y, seed, hidden, epochs):
 def predict(model, X):
     clf, mean, std = model
     P = np.zeros((len(X), C))
-    P[:, clf.classes_] = clf.predict_proba((X - mean) / std)
+    P[:, clf.classes_] = clf.predict_proba(((X - mean) / std).astype(np.float32))
     return P
 
 
@@ -74,6 +75,40 @@ def report(truth, pred):
     return {"macroF1": round(macro, 4), "classes": per, "confusion": conf}
 
 
+def export(path, model, X, y, clip, kind, rows, hidden, threshold):
+    """Write a model file: network, standardisation, thresholds, signature projection and a reference pair.
+    The signature projection is fitted on the clean clips of the rows given (training rows only)."""
+    clf, mean, std = model
+    tr = y >= 0
+    proj, sig_mean = sig.fit_projection(X, clip, rows, mean, std, kind)
+    ref_in = X[tr][:1].astype(np.float32)
+    ref_out = predict(model, ref_in)[0].astype(np.float32)
+    tensors = [("featureMean", mean), ("featureStd", std)]
+    layers = list(zip(clf.coefs_, clf.intercepts_))
+    for i, (W, b) in enumerate(layers):
+        if i == len(layers) - 1:
+            # Outputs for every class: a class absent from training gets a never-winning logit.
+            W_full = np.zeros((W.shape[0], C))
+            b_full = np.full(C, -30.0)
+            if len(clf.classes_) == 2:  # sklearn uses one logistic output for two classes
+                raise ValueError("need at least three classes")
+            W_full[:, clf.classes_] = W
+            b_full[clf.classes_] = b
+            W, b = W_full, b_full
+        tensors += [(f"dense{i}.weight", W.T), (f"dense{i}.bias", b)]
+    tensors += [("signatureMean", sig_mean), ("signatureProjection", proj),
+                ("referenceInput", ref_in[0]), ("referenceOutput", ref_out)]
+    header = {
+        "name": "events", "featureVersion": 1, "classes": ed.CLASSES, "featureCount": int(X.shape[1]),
+        "windowFrames": ed.WINDOW_FRAMES, "windowHopFrames": ed.WINDOW_HOP_FRAMES,
+        "logFloor": -18.0, "hidden": list(hidden), "activation": "relu", "output": "softmax",
+        "onThreshold": {c: threshold for c in ed.CLASSES[1:]},
+        "offThreshold": {c: round(threshold * 0.6, 3) for c in ed.CLASSES[1:]},
+        "minDurationSeconds": 0.5, "mergeGapSeconds": 1.0, "signatureDim": int(proj.shape[0]),
+    }
+    modelfile.write(path, header, tensors)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", required=True)
@@ -85,6 +120,8 @@ def main():
     ap.add_argument("--hidden", default="128,64")
     ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--threshold", type=float, default=0.5)
+    ap.add_argument("--fold-models", default=None,
+                    help="also write each fold's model and its held-out manifest here (fold<k>.bin, fold<k>.tsv)")
     args = ap.parse_args()
     hidden = tuple(int(v) for v in args.hidden.split(","))
     d = np.load(args.data)
@@ -103,6 +140,16 @@ def main():
             t0 = time.time()
             tr = (fold != f) & (y >= 0)
             model = fit(X[tr], y[tr], f, hidden, args.epochs)
+            if args.fold_models:
+                os.makedirs(args.fold_models, exist_ok=True)
+                keep = fold != f
+                export(os.path.join(args.fold_models, f"fold{f}.bin"), model, X[keep], y[keep], clip[keep],
+                       kind[keep], rows, hidden, args.threshold)
+                with open(os.path.join(args.fold_models, f"fold{f}.tsv"), "w") as fh:
+                    fh.write("\t".join(rows[0].keys()) + "\n")
+                    for r_i, row in enumerate(rows):
+                        if fold_of_row[r_i] == f:
+                            fh.write("\t".join(row.values()) + "\n")
             te = fold == f
             P = predict(model, X[te])
             for k_kind, tdict, pdict in ((0, truth_clean, pred_clean), (1, truth_aug, pred_aug)):
@@ -141,28 +188,8 @@ def main():
     if args.out:
         tr = y >= 0
         model = fit(X[tr], y[tr], 0, hidden, args.epochs)
-        clf, mean, std = model
-        proj, sig_mean = sig.fit_projection(X, clip, rows, mean, std)
-        ref_in = X[tr][:1].astype(np.float32)
-        ref_out = predict(model, ref_in)[0].astype(np.float32)
-        tensors = [("featureMean", mean), ("featureStd", std)]
-        for i, (W, b) in enumerate(zip(clf.coefs_, clf.intercepts_)):
-            tensors += [(f"dense{i}.weight", W.T), (f"dense{i}.bias", b)]
-        # Classes absent from training (cannot happen with the shipped data) would break index mapping.
-        assert list(clf.classes_) == list(range(C)), clf.classes_
-        tensors += [("signatureMean", sig_mean), ("signatureProjection", proj),
-                    ("referenceInput", ref_in[0]), ("referenceOutput", ref_out)]
-        header = {
-            "name": "events", "featureVersion": 1, "classes": ed.CLASSES, "featureCount": int(X.shape[1]),
-            "windowFrames": ed.WINDOW_FRAMES, "windowHopFrames": ed.WINDOW_HOP_FRAMES,
-            "logFloor": -18.0, "hidden": list(hidden), "activation": "relu", "output": "softmax",
-            "onThreshold": {c: args.threshold for c in ed.CLASSES[1:]},
-            "offThreshold": {c: round(args.threshold * 0.6, 3) for c in ed.CLASSES[1:]},
-            "minDurationSeconds": 0.5, "mergeGapSeconds": 1.0, "signatureDim": int(proj.shape[0]),
-        }
-        modelfile.write(args.out, header, tensors)
+        export(args.out, model, X, y, clip, kind, rows, hidden, args.threshold)
         print(f"wrote {args.out}", file=sys.stderr)
-
 
 if __name__ == "__main__":
     main()

@@ -1,10 +1,10 @@
 /* Breathing-rate DSP: a band-energy envelope of breath sounds and a periodicity analyser.
  *
- * sa_breath_env turns audio into per-band log energies at a low frame rate (the envelope of breath and
- * snore sounds). sa_breath_period finds the breathing period of a window of such frames (audio bands, or
- * accelerometer axes): summary autocorrelation over channels, the shortest strong peak, then a fold test
- * for alternating half-cycles (inhale and exhale both sounding) that doubles the period when the two
- * halves of a cycle differ. */
+ * sa_breath_env turns audio into per-band log energies at a low frame rate (the envelope of breath and snore
+ * sounds): octave bands from 150 Hz, leaving out bands that reach past 0.45 * sample rate (5 bands at 8 and
+ * 16 kHz). sa_breath_period finds the breathing period of a window of such frames (audio bands, or accelerometer
+ * axes): summary autocorrelation over channels, the shortest strong peak, then a fold test for alternating
+ * half-cycles (inhale and exhale both sounding) that doubles the period when the two halves of a cycle differ. */
 #ifndef SA_BREATHING_H
 #define SA_BREATHING_H
 
@@ -17,8 +17,7 @@
 
 typedef struct sa_breath_env sa_breath_env;
 
-/* Creates an envelope extractor for audio at sample_rate Hz with frames of hop_seconds. Bands (octaves
- * from 150 Hz up to 7 kHz) above 0.45 * sample_rate are left out. */
+/* Creates an envelope extractor for audio at sample_rate Hz with frames of hop_seconds. */
 sa_status sa_breath_env_init(sa_breath_env **out, double sample_rate, double hop_seconds);
 
 /* Bands per frame. */
@@ -54,7 +53,7 @@ sa_breath_period_config sa_breath_period_default_config(double frame_rate);
 typedef struct sa_breath_period_result {
     int found;           /* 1 when a periodic peak exists in the searched range */
     double bpm;          /* breaths per minute */
-    double score;        /* summary autocorrelation at the chosen period, -1..1 */
+    double score;        /* mean summary autocorrelation at the chosen period and twice it, -1..1 */
     double alternation;  /* fold-test ratio for the doubled candidate */
     double valid_fraction; /* share of frames that were valid (mask) */
 } sa_breath_period_result;

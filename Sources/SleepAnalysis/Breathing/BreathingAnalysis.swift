@@ -10,15 +10,27 @@ public enum BreathingAnalysis {
     ///   - audio: The recording, or nil.
     ///   - accelerometer: The accelerometer CSV, or nil.
     ///   - startTime: The time of the first audio sample (relative CSV timestamps count from it).
-    /// - Returns: The breathing rates, about one every 30 s where breathing is periodic enough, in time order.
-    /// - Throws: `SleepCycleSdkError.invalidInput` for a missing, unreadable or malformed file, or when both are nil.
+    ///   - options: Window and periodicity settings; the defaults are a live session's.
+    /// - Returns: The breathing rates, one every half window where breathing is periodic enough, in time order.
+    /// - Throws: `SleepCycleSdkError.invalidInput` for a missing, unreadable or malformed file, or when both are nil;
+    ///   `.invalidConfiguration` for options out of range.
     public static func analyze(audio: URL?, accelerometer: URL? = nil,
-                               startTime: Date = Date(timeIntervalSince1970: 0)) throws -> [BreathingRate]
+                               startTime: Date = Date(timeIntervalSince1970: 0),
+                               options: BreathingAnalysisOptions = BreathingAnalysisOptions()) throws -> [BreathingRate]
     {
         guard audio != nil || accelerometer != nil else {
             throw SleepCycleSdkError.invalidInput("breathing: give an audio file, an accelerometer file or both")
         }
         var configuration = BreathingRateConfiguration()
+        configuration.peakFraction = options.peakFraction
+        configuration.alternationThreshold = options.alternationThreshold
+        let windowSeconds = options.windowSeconds
+        if windowSeconds != configuration.windowSeconds {
+            configuration.windowSeconds = windowSeconds
+            configuration.hopSeconds = windowSeconds / 2
+            configuration.minimumWindowSeconds = windowSeconds * 0.75
+            configuration.minimumBpm = max(configuration.minimumBpm, 120 / windowSeconds)
+        }
         configuration.useAudio = audio != nil
         configuration.useAccelerometer = accelerometer != nil
         let estimator = try BreathingRateEstimator(sessionId: UUID(), configuration: configuration)

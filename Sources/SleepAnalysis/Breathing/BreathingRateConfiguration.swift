@@ -20,10 +20,14 @@ struct BreathingRateConfiguration: Sendable, Hashable {
     var minimumBpm: Double = 6
     /// Fastest rate reported (breaths per minute).
     var maximumBpm: Double = 30
+    /// The shortest autocorrelation peak at least this fraction of the highest is the period candidate.
+    var peakFraction: Double = 0.7
+    /// Fold-test ratio above which the candidate is doubled (inhale and exhale counted as two breaths).
+    var alternationThreshold: Double = 2.0
     /// Summary-autocorrelation score below which a window counts as not periodic (no estimate).
     var minimumScore: Double = 0.15
     /// Score that maps to confidence 1 (confidence rises linearly from `scoreAtZeroConfidence`).
-    var scoreAtFullConfidence: Double = 0.5
+    var scoreAtFullConfidence: Double = 0.45
     /// Score that maps to confidence 0.
     var scoreAtZeroConfidence: Double = 0.1
     /// Accelerometer deviation from its recent mean (g) that marks body movement, masked from analysis.
@@ -48,7 +52,9 @@ struct BreathingRateConfiguration: Sendable, Hashable {
                     "minimumWindowSeconds must be in (0, windowSeconds]")
         try require(frameSeconds >= 0.02 && frameSeconds <= 0.5, "frameSeconds must be in 0.02...0.5")
         try require(minimumBpm > 0 && maximumBpm > minimumBpm, "need 0 < minimumBpm < maximumBpm")
-        try require(60 / minimumBpm * 2 < windowSeconds, "the window must hold two cycles of the slowest rate")
+        try require(60 / minimumBpm * 2 <= windowSeconds + 1e-9, "the window must hold two cycles of the slowest rate")
+        try require(peakFraction > 0 && peakFraction <= 1, "peakFraction must be in (0, 1]")
+        try require(alternationThreshold > 0, "alternationThreshold must be positive")
         try require(scoreAtFullConfidence > scoreAtZeroConfidence, "scoreAtFullConfidence must exceed the zero point")
         try require(movementThresholdG > 0, "movementThresholdG must be positive")
         try require(agreementTolerance > 0 && agreementTolerance < 0.5, "agreementTolerance must be in (0, 0.5)")

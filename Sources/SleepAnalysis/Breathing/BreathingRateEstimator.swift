@@ -50,13 +50,18 @@ final class BreathingRateEstimator {
         envelope = try BreathEnvelope(sampleRate: configuration.sampleRate, frameSeconds: configuration.frameSeconds)
         audioAnalyzer = try PeriodicityAnalyzer(
             frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
+            peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
             maximumFrames: windowFrames, maximumChannels: envelope.bandCount)
         motionAnalyzer = try PeriodicityAnalyzer(
             frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
+            peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
             maximumFrames: windowFrames, maximumChannels: 3)
+        // The windows keep 2 s more than analysed: a batch (or a pause between accelerometer readings) may bring
+        // frames past a window's end before the window is analysed.
+        let kept = windowFrames + Int((2 * frameRate).rounded())
         audioWindow = FrameWindow(channelCount: envelope.bandCount, frameSeconds: configuration.frameSeconds,
-                                  capacity: windowFrames)
-        motionWindow = FrameWindow(channelCount: 3, frameSeconds: configuration.frameSeconds, capacity: windowFrames)
+                                  capacity: kept)
+        motionWindow = FrameWindow(channelCount: 3, frameSeconds: configuration.frameSeconds, capacity: kept)
         motionFrames = AccelerometerFrames(frameSeconds: configuration.frameSeconds,
                                            movementThresholdG: configuration.movementThresholdG)
     }
@@ -73,6 +78,17 @@ final class BreathingRateEstimator {
     ///
     /// - Returns: Estimates for windows that ended, in time order.
     func process(samples: [Float], startTime: Date) -> [BreathingRate] {
+        // Long blocks are taken a second at a time, so that every window end inside them is analysed.
+        let second = Int(configuration.sampleRate)
+        guard samples.count <= second else {
+            var rates: [BreathingRate] = []
+            for offset in stride(from: 0, to: samples.count, by: second) {
+                rates += process(
+                    samples: Array(samples[offset..<min(samples.count, offset + second)]),
+                    startTime: startTime.addingTimeInterval(Double(offset) / configuration.sampleRate))
+            }
+            return rates
+        }
         if reference == nil { reference = startTime }
         if let expected = expectedAudioStart, abs(startTime.timeIntervalSince(expected)) <= 0.5 {
             // Contiguous.
@@ -94,14 +110,23 @@ final class BreathingRateEstimator {
     func process(accelerometer samples: [AccelerometerSample]) -> [BreathingRate] {
         guard let first = samples.first else { return [] }
         if reference == nil { reference = first.timestamp }
-        let before = motionWindow.origin
-        motionFrames.feed(samples, into: &motionWindow)
-        if let origin = motionWindow.origin, origin != before {
-            skipBoundaries(before: origin, next: &nextMotionBoundary)
-        }
         motionSeen = true
-        analyseMotion()
-        return publishReady()
+        var rates: [BreathingRate] = []
+        // One reading at a time, so that every window end is analysed while its frames are still kept.
+        for sample in samples {
+            let before = motionWindow.origin
+            motionFrames.feed([sample], into: &motionWindow)
+            if let origin = motionWindow.origin, origin != before {
+                skipBoundaries(before: origin, next: &nextMotionBoundary)
+            }
+            if let latest = motionWindow.latestTime,
+                boundaryTime(nextMotionBoundary) <= latest.addingTimeInterval(1e-6)
+            {
+                analyseMotion()
+                rates += publishReady()
+            }
+        }
+        return rates + publishReady()
     }
 
     /// Ends the session: analyses the last, partial window of each sensor and publishes everything still pending.
@@ -146,7 +171,8 @@ final class BreathingRateEstimator {
     private func analyseAudio() {
         guard let latest = audioWindow.latestTime else { return }
         while boundaryTime(nextAudioBoundary) <= latest.addingTimeInterval(1e-6) {
-            pending[nextAudioBoundary, default: PendingWindow()].audio = estimate(audio: boundaryTime(nextAudioBoundary))
+            pending[nextAudioBoundary, default: PendingWindow()].audio =
+                estimate(audio: boundaryTime(nextAudioBoundary))
             pending[nextAudioBoundary, default: PendingWindow()].audioDone = true
             nextAudioBoundary += 1
         }

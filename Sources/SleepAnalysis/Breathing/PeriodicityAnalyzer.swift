@@ -4,7 +4,7 @@ import CSleepDSP
 struct PeriodEstimate: Sendable, Hashable {
     /// Breaths per minute.
     var bpm: Double
-    /// Summary autocorrelation at the chosen period (-1...1): how periodic the window is.
+    /// Mean summary autocorrelation at the chosen period and at twice it (-1...1): how periodic the window is.
     var score: Double
     /// Share of the window's frames that were usable.
     var validFraction: Double
@@ -22,10 +22,14 @@ final class PeriodicityAnalyzer {
     /// Creates an analyser for windows of up to `maximumFrames` frames.
     ///
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for an unusable rate range.
-    init(frameRate: Double, minimumBpm: Double, maximumBpm: Double, maximumFrames: Int, maximumChannels: Int) throws {
+    init(frameRate: Double, minimumBpm: Double, maximumBpm: Double, peakFraction: Double = 0.7,
+         alternationThreshold: Double = 2.0, maximumFrames: Int, maximumChannels: Int) throws
+    {
         var config = sa_breath_period_default_config(frameRate)
         config.min_bpm = minimumBpm
         config.max_bpm = maximumBpm
+        config.peak_fraction = peakFraction
+        config.alternation_threshold = alternationThreshold
         var analyser: OpaquePointer?
         try BreathingDSPStatus.check(
             sa_breath_period_init(&analyser, &config, maximumFrames, maximumChannels), "sa_breath_period_init")

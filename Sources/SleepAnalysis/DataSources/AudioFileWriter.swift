@@ -14,12 +14,24 @@ final class AudioFileWriter {
         case wavFloat
         /// FLAC, 16-bit.
         case flac16
+        /// Ogg Vorbis (lossy).
+        case oggVorbis
+
+        /// The usual file name extension.
+        var fileExtension: String {
+            switch self {
+            case .wav16, .wavFloat: "wav"
+            case .flac16: "flac"
+            case .oggVorbis: "ogg"
+            }
+        }
 
         var libsndfileFormat: Int32 {
             switch self {
             case .wav16: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
             case .wavFloat: Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
             case .flac16: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
+            case .oggVorbis: Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
             }
         }
     }
@@ -28,6 +40,8 @@ final class AudioFileWriter {
     let url: URL
     /// Channels per frame.
     let channelCount: Int
+    /// The container and encoding.
+    let format: Format
     /// Frames written so far.
     private(set) var framesWritten: Int64 = 0
 
@@ -40,6 +54,7 @@ final class AudioFileWriter {
     init(url: URL, sampleRate: Int, channelCount: Int, format: Format) throws {
         self.url = url
         self.channelCount = channelCount
+        self.format = format
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
@@ -59,16 +74,29 @@ final class AudioFileWriter {
     }
 
     /// Appends interleaved frames (values in -1...1; `samples.count` must be a multiple of `channelCount`).
+    /// 16-bit formats store `round(x × 32768)` clamped to the 16-bit range, so `k / 32768` round-trips exactly.
     ///
-    /// - Throws: `SleepCycleSdkError.invalidInput` for a partial frame, `.storageFailure` when fewer frames were
-    ///   written than given (`sf_writef_float`), or after `close()`.
+    /// - Throws: `SleepCycleSdkError.invalidInput` for a partial frame or a non-finite sample, `.storageFailure`
+    ///   when fewer frames were written than given (`sf_writef_short` / `sf_writef_float`), or after `close()`.
     func write(_ samples: [Float]) throws {
         guard let handle else { throw SleepCycleSdkError.storageFailure("\(url.path): already closed") }
         guard samples.count % channelCount == 0 else {
             throw SleepCycleSdkError.invalidInput("\(samples.count) samples is not a whole number of frames")
         }
+        guard samples.allSatisfy(\.isFinite) else {
+            throw SleepCycleSdkError.invalidInput("\(url.path): a sample is NaN or infinite")
+        }
         let frames = samples.count / channelCount
-        let written = samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        let written: sf_count_t
+        switch format {
+        case .wav16, .flac16:
+            // libsndfile scales floats by 32767 on writing but by 1/32768 on reading; scaling by 32768 here makes
+            // every 16-bit value (k / 32768) survive a write and a read exactly.
+            let integers = samples.map { Int16(min(max(($0 * 32_768).rounded(), -32_768), 32_767)) }
+            written = integers.withUnsafeBufferPointer { sf_writef_short(handle, $0.baseAddress, sf_count_t(frames)) }
+        case .wavFloat, .oggVorbis:
+            written = samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        }
         guard written == frames else {
             let reason = String(cString: sf_strerror(handle))
             throw SleepCycleSdkError.storageFailure("\(url.path): wrote \(written) of \(frames) frames (\(reason))")
@@ -84,7 +112,8 @@ final class AudioFileWriter {
         self.handle = nil
         let status = sf_close(handle)
         guard status == 0 else {
-            throw SleepCycleSdkError.storageFailure("\(url.path): closing failed (\(String(cString: sf_error_number(status))))")
+            throw SleepCycleSdkError.storageFailure(
+                "\(url.path): closing failed (\(String(cString: sf_error_number(status))))")
         }
     }
 }

@@ -22,6 +22,12 @@ public struct AudioChunk: Sendable {
     public var firstFrameIndex: Int64
 
     /// Creates a chunk.
+    ///
+    /// - Parameters:
+    ///   - samples: Interleaved samples in -1...1.
+    ///   - channelCount: Channels per frame (1 or 2).
+    ///   - sampleRate: Frames per second.
+    ///   - firstFrameIndex: The index of the chunk's first frame since the source started (frames, not samples).
     public init(samples: [Float], channelCount: Int, sampleRate: Double, firstFrameIndex: Int64) {
         self.samples = samples
         self.channelCount = channelCount
@@ -45,6 +51,12 @@ public struct AccelerometerSample: Sendable, Hashable {
     public var z: Double
 
     /// Creates a reading.
+    ///
+    /// - Parameters:
+    ///   - timestamp: When it was taken.
+    ///   - x: Acceleration along x, in g.
+    ///   - y: Acceleration along y, in g.
+    ///   - z: Acceleration along z, in g.
     public init(timestamp: Date, x: Double, y: Double, z: Double) {
         self.timestamp = timestamp
         self.x = x
@@ -61,6 +73,10 @@ public struct HeartRateSample: Sendable, Hashable {
     public var bpm: Double
 
     /// Creates a reading.
+    ///
+    /// - Parameters:
+    ///   - timestamp: When it was taken.
+    ///   - bpm: Beats per minute.
     public init(timestamp: Date, bpm: Double) {
         self.timestamp = timestamp
         self.bpm = bpm
@@ -75,6 +91,10 @@ public struct ActivityCountSample: Sendable, Hashable {
     public var activityCount: Double
 
     /// Creates a reading.
+    ///
+    /// - Parameters:
+    ///   - timestamp: When it was taken.
+    ///   - activityCount: The device's activity count for the epoch.
     public init(timestamp: Date, activityCount: Double) {
         self.timestamp = timestamp
         self.activityCount = activityCount

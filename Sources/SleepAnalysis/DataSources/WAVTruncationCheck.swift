@@ -19,14 +19,14 @@ enum WAVTruncationCheck {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         guard let fileSize = try? handle.seekToEnd(), (try? handle.seek(toOffset: 0)) != nil,
-              let riff = try? handle.read(upToCount: 12), riff.count == 12,
-              riff.prefix(4) == Data("RIFF".utf8), riff.suffix(4) == Data("WAVE".utf8)
+            let riff = try? handle.read(upToCount: 12), riff.count == 12,
+            riff.prefix(4) == Data("RIFF".utf8), riff.suffix(4) == Data("WAVE".utf8)
         else { return nil }
 
         var offset: UInt64 = 12
         for _ in 0..<4_096 {
             guard (try? handle.seek(toOffset: offset)) != nil,
-                  let header = try? handle.read(upToCount: 8), header.count == 8
+                let header = try? handle.read(upToCount: 8), header.count == 8
             else { return nil }
             let size = header.suffix(4).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * $1.offset) }
             let bodyStart = offset + 8

@@ -58,7 +58,8 @@ public final class EventClassifierModel: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw SleepCycleSdkError.modelUnavailable("events (\(url.lastPathComponent): \(error.localizedDescription))")
+            let reason = error.localizedDescription
+            throw SleepCycleSdkError.modelUnavailable("events (\(url.lastPathComponent): \(reason))")
         }
         return try EventClassifierModel(data: data, name: url.lastPathComponent)
     }

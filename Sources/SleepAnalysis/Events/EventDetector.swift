@@ -8,14 +8,16 @@ import Foundation
 /// which types are enabled (licence features; movement only when no accelerometer is used). Not thread-safe:
 /// feed it from one task.
 final class EventDetector {
-    /// Frames shorter than this at the end of a stream shorter than one window are not classified.
-    static let minimumFrames = 10
     /// Seconds per front-end frame.
     static let frameSeconds = 0.01
 
     let model: EventClassifierModel
     let enabledTypes: Set<EventType>
     let sessionId: UUID
+    /// Called with every classified window: its first frame, its features and its probabilities (one per model
+    /// output). Used to export training features; nil in normal operation.
+    var windowObserver: ((_ start: Int64, _ features: [Float], _ probabilities: [Float]) -> Void)?
+    private let schedule: EventWindowSchedule
     private let classifier: EventWindowClassifier
     private var trackers: [Int: EventHysteresis] = [:]
     private var signature: SnoreSignatureAccumulator
@@ -43,6 +45,7 @@ final class EventDetector {
         self.enabledTypes = enabledTypes
         self.sessionId = sessionId
         classifier = try EventWindowClassifier(model: model, melBandCount: melBandCount)
+        schedule = EventWindowSchedule(windowFrames: model.windowFrames, hopFrames: model.windowHopFrames)
         signature = SnoreSignatureAccumulator(featureCount: model.featureCount)
         lastProbabilities = [Float](repeating: 0, count: model.outputNames.count)
         snoringOutput = model.outputTypes.firstIndex(of: .snoring)
@@ -75,14 +78,12 @@ final class EventDetector {
             origin = batchStart.addingTimeInterval(-Double(firstSampleIndex) / Double(AudioBatch.sampleRate))
         }
         let bands = classifier.melBandCount
-        let window = Int64(model.windowFrames)
-        let hop = Int64(model.windowHopFrames)
         for frame in 0..<features.frameCount {
             melBuffer.append(contentsOf: features.logMel[(frame * bands)..<((frame + 1) * bands)])
             dbBuffer.append(features.dbfs[frame])
             totalFrames += 1
-            if totalFrames >= window && (totalFrames - window) % hop == 0 {
-                evaluateWindow(start: totalFrames - window, frames: Int(window))
+            if let start = schedule.windowEnding(atFrameCount: totalFrames) {
+                evaluateWindow(start: start, frames: model.windowFrames)
             }
         }
         compactBuffers()
@@ -93,13 +94,8 @@ final class EventDetector {
     ///
     /// - Returns: The last probabilities and the events that ended at the end of the stream.
     func finish() -> EventDetectorOutput {
-        let window = Int64(model.windowFrames)
-        if let last = lastWindowStart {
-            if totalFrames - (last + window) >= Int64(model.windowHopFrames / 2) {
-                evaluateWindow(start: totalFrames - window, frames: Int(window))
-            }
-        } else if totalFrames >= Int64(Self.minimumFrames) {
-            evaluateWindow(start: 0, frames: Int(totalFrames))
+        if let last = schedule.finalWindow(totalFrames: totalFrames, lastStart: lastWindowStart) {
+            evaluateWindow(start: last.start, frames: last.frames)
         }
         for index in trackers.keys.sorted() {
             if let span = trackers[index]?.finish() {
@@ -122,6 +118,7 @@ final class EventDetector {
         }
         lastWindowStart = start
         let probabilities = classifier.probabilities
+        windowObserver?(start, classifier.features, probabilities)
         lastProbabilities = probabilities
         if var maximum = batchMaximum {
             for index in maximum.indices { maximum[index] = max(maximum[index], probabilities[index]) }

@@ -11,6 +11,12 @@ public struct EventDetectorOutput: Sendable {
     public var ended: [Event]
 
     /// Creates an output.
+    ///
+    /// - Parameters:
+    ///   - probabilities: Each event type's highest window probability in the batch (0 for disabled types and for types
+    ///     the model cannot detect).
+    ///   - started: Events that opened in the batch.
+    ///   - ended: Events that closed in the batch: complete, source `.audio`, snoring with its signature.
     public init(probabilities: [EventType: Float], started: [EventStartedInfo], ended: [Event]) {
         self.probabilities = probabilities
         self.started = started

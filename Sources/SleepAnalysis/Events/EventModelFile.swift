@@ -38,7 +38,9 @@ struct EventModelFile {
         self.name = name
         func fail(_ why: String) -> SleepCycleSdkError { .modelIntegrityCheckFailed("\(name): \(why)") }
         let bytes = [UInt8](data)
-        guard bytes.count >= 16, Array(bytes[0..<8]) == EventClassifierModel.magic else { throw fail("not a model file") }
+        guard bytes.count >= 16, Array(bytes[0..<8]) == EventClassifierModel.magic else {
+            throw fail("not a model file")
+        }
         let version = Self.uint32(bytes, at: 8)
         guard version == EventClassifierModel.supportedVersion else { throw fail("unsupported version \(version)") }
         let headerLength = Int(Self.uint32(bytes, at: 12))
@@ -49,8 +51,12 @@ struct EventModelFile {
             throw fail("malformed header")
         }
         let payload = bytes[(16 + headerLength)...]
-        guard payload.count == header.payloadBytes else { throw fail("payload is \(payload.count) bytes, expected \(header.payloadBytes)") }
-        guard String(format: "%016llx", Self.fnv1a64(payload)) == header.payloadFNV1a64 else { throw fail("checksum mismatch") }
+        guard payload.count == header.payloadBytes else {
+            throw fail("payload is \(payload.count) bytes, expected \(header.payloadBytes)")
+        }
+        guard String(format: "%016llx", Self.fnv1a64(payload)) == header.payloadFNV1a64 else {
+            throw fail("checksum mismatch")
+        }
         var tensors: [String: [Float]] = [:]
         var offset = payload.startIndex
         for tensor in header.tensors {

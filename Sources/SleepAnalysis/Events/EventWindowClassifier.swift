@@ -9,7 +9,7 @@ final class EventWindowClassifier {
     let model: EventClassifierModel
     /// Mel bands per frame the classifier expects.
     let melBandCount: Int
-    private var pool: OpaquePointer?
+    private let pooling: EventFeaturePooling
     private var network: OpaquePointer?
     /// The features of the last classified window.
     private(set) var features: [Float]
@@ -27,13 +27,11 @@ final class EventWindowClassifier {
         self.melBandCount = melBandCount
         features = [Float](repeating: 0, count: model.featureCount)
         probabilities = [Float](repeating: 0, count: model.outputNames.count)
-        var poolHandle: OpaquePointer?
-        try Self.check(sa_event_pool_init(&poolHandle, Int32(melBandCount), Int32(model.windowFrames), model.logFloor))
-        pool = poolHandle
-        guard Int(sa_event_pool_feature_count(poolHandle)) == model.featureCount else {
-            sa_event_pool_destroy(&pool)
+        pooling = try EventFeaturePooling(melBandCount: melBandCount, maximumFrames: model.windowFrames,
+                                          logFloor: model.logFloor)
+        guard pooling.featureCount == model.featureCount else {
             throw SleepCycleSdkError.modelIntegrityCheckFailed(
-                "events: model expects \(model.featureCount) features, front end gives \(sa_event_pool_feature_count(poolHandle))")
+                "events: the model expects \(model.featureCount) features, pooling gives \(pooling.featureCount)")
         }
         var networkHandle: OpaquePointer?
         let sizes = model.layerSizes.map { Int32($0) }
@@ -43,17 +41,11 @@ final class EventWindowClassifier {
                             model.featureStd)
             }
         }
-        do {
-            try Self.check(status)
-        } catch {
-            sa_event_pool_destroy(&pool)
-            throw error
-        }
+        try Self.check(status)
         network = networkHandle
     }
 
     deinit {
-        sa_event_pool_destroy(&pool)
         sa_mlp_destroy(&network)
     }
 
@@ -65,8 +57,7 @@ final class EventWindowClassifier {
     ///   - frames: Frames in the window, 1...`model.windowFrames`.
     func classify(logMel: UnsafePointer<Float>, dbfs: UnsafePointer<Float>, frames: Int) {
         features.withUnsafeMutableBufferPointer { featureBuffer in
-            let pooled = sa_event_pool_compute(pool, logMel, dbfs, Int32(frames), featureBuffer.baseAddress)
-            precondition(pooled == SA_OK, "window size is checked by the caller")
+            pooling.pool(logMel: logMel, dbfs: dbfs, frames: frames, into: featureBuffer.baseAddress!)
             probabilities.withUnsafeMutableBufferPointer { output in
                 let evaluated = sa_mlp_forward(network, featureBuffer.baseAddress, output.baseAddress)
                 precondition(evaluated == SA_OK, "network state is valid after init")

@@ -53,20 +53,24 @@ final class FrontEnd {
         let first = frameCount
         let expected = sa_front_end_frames_for(handle, samples.count)
         let bands = configuration.melBandCount
-        var logMel = [Float](repeating: 0, count: expected * bands)
-        var dbSpl = [Float](repeating: 0, count: expected)
-        var dbfs = [Float](repeating: 0, count: expected)
         var written = 0
-        let status = samples.withUnsafeBufferPointer { input in
-            logMel.withUnsafeMutableBufferPointer { mel in
-                dbSpl.withUnsafeMutableBufferPointer { spl in
-                    dbfs.withUnsafeMutableBufferPointer { fs in
+        var status = SA_OK
+        var dbSpl: [Float] = []
+        var dbfs: [Float] = []
+        // The C core writes every element of the three outputs, so they need no zero-fill first.
+        let logMel = [Float](unsafeUninitializedCapacity: expected * bands) { mel, melCount in
+            dbSpl = [Float](unsafeUninitializedCapacity: expected) { spl, splCount in
+                dbfs = [Float](unsafeUninitializedCapacity: expected) { fs, fsCount in
+                    status = samples.withUnsafeBufferPointer { input in
                         sa_front_end_process(
-                            handle, input.baseAddress, input.count, mel.baseAddress, spl.baseAddress,
-                            fs.baseAddress, expected, &written)
+                            handle, input.baseAddress, input.count, mel.baseAddress, spl.baseAddress, fs.baseAddress,
+                            expected, &written)
                     }
+                    fsCount = status == SA_OK ? written : 0
                 }
+                splCount = status == SA_OK ? written : 0
             }
+            melCount = status == SA_OK ? written * bands : 0
         }
         // Buffers are sized by sa_front_end_frames_for, so the call cannot be refused.
         assert(status == SA_OK && written == expected, "sa_front_end_process: \(DSPStatus.message(status))")

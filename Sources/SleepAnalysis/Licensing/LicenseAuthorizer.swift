@@ -21,7 +21,8 @@ struct LicenseAuthorizer: Sendable {
     /// - Returns: The licence.
     /// - Throws: `SleepCycleSdkError.invalidApiKey` for a rejected or expired key.
     func authorize(apiKey: String, forceRefresh: Bool, now: Date = Date()) throws -> License {
-        if !forceRefresh, let cached = cache.cachedLicense(for: apiKey), verifier.trusts(issuerKeyId: cached.issuerKeyId)
+        if !forceRefresh, let cached = cache.cachedLicense(for: apiKey),
+            verifier.trusts(issuerKeyId: cached.issuerKeyId)
         {
             do {
                 try LicenseVerifier.checkExpiry(cached, now: now)

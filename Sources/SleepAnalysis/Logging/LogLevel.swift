@@ -14,6 +14,11 @@ public enum LogLevel: Int, Sendable, Hashable, Codable, CaseIterable, Comparable
     case noLog = 4
 
     /// Orders levels by severity (`.debug` < `.info` < `.warning` < `.error` < `.noLog`).
+    ///
+    /// - Parameters:
+    ///   - lhs: A level.
+    ///   - rhs: Another level.
+    /// - Returns: True when `lhs` is less severe than `rhs`.
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The level's name in upper case, as log lines print it.

@@ -24,13 +24,37 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
     public var statistics: SleepStatistics?
     /// Audio input health, when audio was analysed.
     public var audioStatistics: AudioStatistics?
+    /// The smart alarm's life-cycle events during the session (armed, triggered), in order. Not part of the
+    /// `Codable` form; `SmartAlarmEvent.json` gives each one's JSON.
+    public var smartAlarmEvents: [SmartAlarmEvent] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case sessionId, startTime, endTime, timeZone, events, breathingRates, sleepStageIntervals
+        case realTimeSleepStageIntervals, sleepStagePredictions, statistics, audioStatistics
+    }
 
     /// Creates a result.
+    ///
+    /// - Parameters:
+    ///   - sessionId: The session.
+    ///   - startTime: When the session started.
+    ///   - endTime: When the session ended.
+    ///   - timeZone: The time zone in force when the session started.
+    ///   - events: Detected events, in order of start time.
+    ///   - breathingRates: Breathing-rate measurements, in time order.
+    ///   - sleepStageIntervals: Whole-night staging, as runs of one stage.
+    ///   - realTimeSleepStageIntervals: The stages published in real time during the session, as runs of one stage.
+    ///   - sleepStagePredictions: Whole-night staging per 30-second epoch, with probabilities.
+    ///   - statistics: Aggregate figures, when staging ran.
+    ///   - audioStatistics: Audio input health, when audio was analysed.
+    ///   - smartAlarmEvents: The smart alarm's life-cycle events during the session (armed, triggered), in order. Not
+    ///     part of the `Codable` form; `SmartAlarmEvent.json` gives each one's JSON.
     public init(
         sessionId: UUID, startTime: Date, endTime: Date, timeZone: TimeZone = .current, events: [Event] = [],
         breathingRates: [BreathingRate] = [], sleepStageIntervals: [SleepStageInterval] = [],
         realTimeSleepStageIntervals: [SleepStageInterval] = [], sleepStagePredictions: [SleepStagePrediction] = [],
-        statistics: SleepStatistics? = nil, audioStatistics: AudioStatistics? = nil
+        statistics: SleepStatistics? = nil, audioStatistics: AudioStatistics? = nil,
+        smartAlarmEvents: [SmartAlarmEvent] = []
     ) {
         self.sessionId = sessionId
         self.startTime = startTime
@@ -43,5 +67,6 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
         self.sleepStagePredictions = sleepStagePredictions
         self.statistics = statistics
         self.audioStatistics = audioStatistics
+        self.smartAlarmEvents = smartAlarmEvents
     }
 }

@@ -10,6 +10,11 @@ public struct EventStartedInfo: Sendable, Hashable {
     public var probability: Float
 
     /// Creates the record.
+    ///
+    /// - Parameters:
+    ///   - type: The kind of event.
+    ///   - startTime: When it started.
+    ///   - probability: The detector's confidence, 0...1.
     public init(type: EventType, startTime: Date, probability: Float) {
         self.type = type
         self.startTime = startTime
@@ -29,6 +34,12 @@ public struct EventEndedInfo: Sendable, Hashable {
     public var probability: Float
 
     /// Creates the record.
+    ///
+    /// - Parameters:
+    ///   - type: The kind of event.
+    ///   - startTime: When it started.
+    ///   - endTime: When it ended.
+    ///   - probability: The detector's confidence, 0...1.
     public init(type: EventType, startTime: Date, endTime: Date, probability: Float) {
         self.type = type
         self.startTime = startTime
@@ -66,6 +77,8 @@ public struct EventTypeConfig: Sendable, Hashable {
     public var minDuration: Double
 
     /// Creates a configuration.
+    ///
+    /// - Parameter minDuration: Seconds.
     public init(minDuration: Double) {
         self.minDuration = minDuration
     }
@@ -79,6 +92,10 @@ public struct AudioClipsConfig: Sendable, Hashable {
     public var clipLength: Double
 
     /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - activeTypes: The event types that produce clips, each with its minimum duration.
+    ///   - clipLength: The length of a clip in seconds.
     public init(activeTypes: [EventType: EventTypeConfig], clipLength: Double) {
         self.activeTypes = activeTypes
         self.clipLength = clipLength
@@ -99,6 +116,13 @@ public struct AudioClip: Sendable, Hashable {
     public var sessionId: UUID
 
     /// Creates a clip.
+    ///
+    /// - Parameters:
+    ///   - startTime: When it started.
+    ///   - type: The kind of event.
+    ///   - samples: The samples (mono).
+    ///   - sampleRate: Samples per second.
+    ///   - sessionId: The session.
     public init(startTime: Date, type: EventType, samples: [Float], sampleRate: Int, sessionId: UUID) {
         self.startTime = startTime
         self.type = type

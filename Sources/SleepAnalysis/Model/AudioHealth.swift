@@ -20,6 +20,11 @@ public struct AudioHealthUpdate: Sendable, Hashable, Codable {
     public var sessionId: UUID
 
     /// Creates an update.
+    ///
+    /// - Parameters:
+    ///   - status: The new status.
+    ///   - timestamp: When the status began.
+    ///   - sessionId: The session concerned.
     public init(status: AudioHealthStatus, timestamp: Date, sessionId: UUID) {
         self.status = status
         self.timestamp = timestamp
@@ -35,6 +40,10 @@ public struct AudioHealthInterval: Sendable, Hashable, Codable {
     public var interval: DateInterval
 
     /// Creates an interval.
+    ///
+    /// - Parameters:
+    ///   - status: The new status.
+    ///   - interval: When it held.
     public init(status: AudioHealthStatus, interval: DateInterval) {
         self.status = status
         self.interval = interval
@@ -47,6 +56,8 @@ public struct AudioStatistics: Sendable, Hashable, Codable {
     public var healthIntervals: [AudioHealthInterval]
 
     /// Creates statistics.
+    ///
+    /// - Parameter healthIntervals: The health of the input over time, in order, covering the session.
     public init(healthIntervals: [AudioHealthInterval]) {
         self.healthIntervals = healthIntervals
     }

@@ -16,6 +16,14 @@ public struct Event: Sendable, Hashable, Codable {
     public var signature: [Float]?
 
     /// Creates an event.
+    ///
+    /// - Parameters:
+    ///   - type: The kind of event.
+    ///   - interval: When the event started and ended.
+    ///   - probability: Confidence of the detection, 0...1.
+    ///   - source: The sensor that detected the event.
+    ///   - sessionId: The session the event belongs to.
+    ///   - signature: For snoring: 16 values describing the snorer's sound; snores of one person cluster together.
     public init(
         type: EventType, interval: DateInterval, probability: Double, source: EventSource, sessionId: UUID,
         signature: [Float]? = nil

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Standard types are reported with the `audioEvents` feature (snoring also needs `snoringDetection`);
 /// extended types only with `extendedAudioEvents`.
-public enum EventType: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+public enum EventType: String, Sendable, Hashable, Codable, CodingKeyRepresentable, CaseIterable,
+    CustomStringConvertible
+{
     /// Body movement, from the accelerometer or from movement sounds.
     case movement
     /// Snoring.

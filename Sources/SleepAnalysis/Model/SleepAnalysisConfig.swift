@@ -10,6 +10,11 @@ public struct SleepAnalysisConfig: Sendable, Hashable, Codable {
     public var useHeartRate: Bool
 
     /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - useAudio: Analyse the microphone.
+    ///   - useAccelerometer: Analyse the accelerometer.
+    ///   - useHeartRate: Analyse heart rate from a wearable.
     public init(useAudio: Bool = true, useAccelerometer: Bool = false, useHeartRate: Bool = false) {
         self.useAudio = useAudio
         self.useAccelerometer = useAccelerometer
@@ -35,6 +40,11 @@ public struct ResumedSession: Sendable, Hashable, Codable {
     public var smartAlarmConfig: SmartAlarmConfig?
 
     /// Creates a resumed-session record.
+    ///
+    /// - Parameters:
+    ///   - sessionId: The session.
+    ///   - channel: Its channel.
+    ///   - smartAlarmConfig: The smart alarm persisted with it, if any.
     public init(sessionId: UUID, channel: AnalysisChannel, smartAlarmConfig: SmartAlarmConfig?) {
         self.sessionId = sessionId
         self.channel = channel

@@ -18,6 +18,15 @@ public struct SleepAnalysisFeatures: Sendable, Hashable, Codable, CustomStringCo
     public var extendedAudioEvents: Bool
 
     /// Creates a feature set; every feature is off unless given.
+    ///
+    /// - Parameters:
+    ///   - sleepStaging: Whole-night sleep staging.
+    ///   - smartAlarm: The smart alarm.
+    ///   - audioEvents: Standard audio events.
+    ///   - snoringDetection: Snoring detection.
+    ///   - realTimeSleepStaging: Real-time sleep staging on `sleepStageStream`.
+    ///   - multiChannelAnalysis: Two-channel (stereo, two sleepers) analysis.
+    ///   - extendedAudioEvents: Extended audio event types.
     public init(
         sleepStaging: Bool = false, smartAlarm: Bool = false, audioEvents: Bool = false,
         snoringDetection: Bool = false, realTimeSleepStaging: Bool = false, multiChannelAnalysis: Bool = false,
@@ -47,6 +56,10 @@ public struct SleepAnalysisFeatures: Sendable, Hashable, Codable, CustomStringCo
     ]
 
     /// Creates a feature set from feature names; unknown names are returned in `unknown`.
+    ///
+    /// - Parameters:
+    ///   - names: Feature names (`featureNames`).
+    ///   - unknown: Receives the names that are not features.
     public init(names: [String], unknown: inout [String]) {
         self.init()
         for name in names {

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A sleep stage, as scored for each 30-second epoch.
-public enum SleepStage: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+public enum SleepStage: String, Sendable, Hashable, Codable, CodingKeyRepresentable, CaseIterable,
+    CustomStringConvertible
+{
     /// Awake.
     case awake
     /// Light sleep (N1 and N2).
@@ -29,6 +31,12 @@ public struct SleepStageProbabilities: Sendable, Hashable, Codable {
     /// Creates probabilities, normalising them so that they sum to 1.
     ///
     /// Negative or non-finite inputs count as 0; if all are 0 the result is uniform.
+    ///
+    /// - Parameters:
+    ///   - awake: Probability of being awake.
+    ///   - rem: Probability of REM sleep.
+    ///   - light: Probability of light sleep.
+    ///   - deep: Probability of deep sleep.
     public init(awake: Double, rem: Double, light: Double, deep: Double) {
         let clean = [awake, rem, light, deep].map { $0.isFinite && $0 > 0 ? $0 : 0 }
         let sum = clean.reduce(0, +)
@@ -46,6 +54,9 @@ public struct SleepStageProbabilities: Sendable, Hashable, Codable {
     }
 
     /// The probability of one stage.
+    ///
+    /// - Parameter stage: The stage.
+    /// - Returns: Its probability, 0...1.
     public subscript(stage: SleepStage) -> Double {
         switch stage {
         case .awake: awake
@@ -69,6 +80,10 @@ public struct SleepStageInterval: Sendable, Hashable, Codable {
     public var interval: DateInterval
 
     /// Creates an interval.
+    ///
+    /// - Parameters:
+    ///   - stage: The stage.
+    ///   - interval: When it started and ended.
     public init(stage: SleepStage, interval: DateInterval) {
         self.stage = stage
         self.interval = interval
@@ -85,6 +100,11 @@ public struct SleepStagePrediction: Sendable, Hashable, Codable {
     public var probabilities: SleepStageProbabilities
 
     /// Creates a prediction.
+    ///
+    /// - Parameters:
+    ///   - stage: The stage.
+    ///   - interval: When it started and ended.
+    ///   - probabilities: Each stage's probability.
     public init(stage: SleepStage, interval: DateInterval, probabilities: SleepStageProbabilities) {
         self.stage = stage
         self.interval = interval

@@ -10,6 +10,11 @@ public struct SnoreSession: Sendable, Hashable, Codable {
     public var snoreDuration: Double
 
     /// Creates a snore session.
+    ///
+    /// - Parameters:
+    ///   - interval: When the session started and ended.
+    ///   - eventCount: How many snoring events it holds.
+    ///   - snoreDuration: Seconds of snoring inside it (the sum of its events' durations).
     public init(interval: DateInterval, eventCount: Int = 0, snoreDuration: Double = 0) {
         self.interval = interval
         self.eventCount = eventCount
@@ -43,6 +48,19 @@ public struct SleepStatistics: Sendable, Hashable, Codable {
     public var snoreCount: Int?
 
     /// Creates statistics; every field is optional.
+    ///
+    /// - Parameters:
+    ///   - totalSleepDuration: Time asleep (light, deep and REM).
+    ///   - sleepOnsetLatency: Time from the start of the session to the first epoch of sleep.
+    ///   - sleepEfficiency: Time asleep divided by time in bed, 0...1.
+    ///   - finalWakeTime: The end of the last sleep epoch.
+    ///   - numberOfAwakenings: Awakenings after sleep onset (runs of wake between sleep).
+    ///   - snoreTime: Seconds of snoring.
+    ///   - snoreSessions: Runs of snoring.
+    ///   - sleepStageDurations: Seconds in each stage.
+    ///   - timeInBed: Time in bed: the length of the session.
+    ///   - wakeAfterSleepOnset: Wake after sleep onset: seconds awake between sleep onset and final wake.
+    ///   - snoreCount: Number of snoring events.
     public init(
         totalSleepDuration: Double? = nil, sleepOnsetLatency: Double? = nil, sleepEfficiency: Double? = nil,
         finalWakeTime: Date? = nil, numberOfAwakenings: Int? = nil, snoreTime: Double? = nil,

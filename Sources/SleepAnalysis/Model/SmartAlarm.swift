@@ -6,6 +6,8 @@ public struct SmartAlarmConfig: Sendable, Hashable, Codable {
     public var wakeupWindow: DateInterval
 
     /// Creates a configuration.
+    ///
+    /// - Parameter wakeupWindow: When the sleeper may be woken.
     public init(wakeupWindow: DateInterval) {
         self.wakeupWindow = wakeupWindow
     }
@@ -39,6 +41,11 @@ public struct SmartAlarmEvent: Sendable, Hashable {
     public var sessionId: UUID
 
     /// Creates an event.
+    ///
+    /// - Parameters:
+    ///   - type: What happened.
+    ///   - timestamp: When it happened.
+    ///   - sessionId: The session concerned.
     public init(type: SmartAlarmEventType, timestamp: Date, sessionId: UUID) {
         self.type = type
         self.timestamp = timestamp

@@ -32,7 +32,8 @@ struct FileModelTransport: ModelTransport {
             } catch let error as SleepCycleSdkError {
                 throw error
             } catch {
-                throw SleepCycleSdkError.resourceDownloadFailed("cannot read \(url.path): \(error.localizedDescription)")
+                throw SleepCycleSdkError.resourceDownloadFailed(
+                    "cannot read \(url.path): \(error.localizedDescription)")
             }
         }
     }

@@ -1,17 +1,33 @@
 import Foundation
 
 /// One model in a model store's `manifest.json`: `{"name", "version", "file", "size", "sha256"}`.
-struct ModelManifestEntry: Codable, Sendable, Hashable {
-    /// The model's name (a `ModelCatalog` name).
-    var name: String
+public struct ModelManifestEntry: Codable, Sendable, Hashable {
+    /// The model's name (`events`, `staging`).
+    public var name: String
     /// The model's version.
-    var version: String
+    public var version: String
     /// The file name, relative to the store's base URL.
-    var file: String
+    public var file: String
     /// The file's size in bytes.
-    var size: Int64
+    public var size: Int64
     /// The file's SHA-256, 64 hex digits.
-    var sha256: String
+    public var sha256: String
+
+    /// Creates an entry.
+    ///
+    /// - Parameters:
+    ///   - name: The model's name.
+    ///   - version: Its version.
+    ///   - file: The file name under the store's base URL.
+    ///   - size: The file's size in bytes.
+    ///   - sha256: The file's SHA-256 in hex.
+    public init(name: String, version: String, file: String, size: Int64, sha256: String) {
+        self.name = name
+        self.version = version
+        self.file = file
+        self.size = size
+        self.sha256 = sha256
+    }
 
     /// Checks that the entry can be used safely: a plain file name, a size, a SHA-256.
     ///

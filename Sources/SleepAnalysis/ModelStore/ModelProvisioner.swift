@@ -30,7 +30,8 @@ struct ModelProvisioner: Sendable {
     ///   - logger: The SDK logger.
     init(
         mode: ModelProvisioningMode, modelsDirectory: URL, catalog: ModelCatalog = .standard,
-        bundledModelsDirectory: URL? = Self.libraryBundledModels, transport: any ModelTransport = SchemeModelTransport(),
+        bundledModelsDirectory: URL? = Self.libraryBundledModels,
+        transport: any ModelTransport = SchemeModelTransport(),
         logger: SDKLogger = .silent
     ) {
         self.catalog = catalog
@@ -62,6 +63,10 @@ struct ModelProvisioner: Sendable {
         case .bundled:
             return try provisionBundled(needed)
         case .slim(let baseURL):
+            guard !needed.isEmpty else {
+                onProgress?(1)
+                return ProvisionedModels(catalog: catalog, files: [:])
+            }
             guard let baseURL else {
                 throw SleepCycleSdkError.resourceUnavailable(needed.map(\.name).joined(separator: ", "))
             }
@@ -104,6 +109,8 @@ struct ModelProvisioner: Sendable {
         _ needed: [ModelCatalogEntry], from baseURL: URL, onProgress: (@Sendable (Double) -> Void)?
     ) async throws -> ProvisionedModels {
         try StorageLocations.prepare(modelsDirectory)
+        let lock = try await ModelDirectoryLock.acquire(in: modelsDirectory)
+        defer { lock.release() }
         let installed = InstalledModels.load(from: modelsDirectory)
         if let reused = try reuse(needed, installed: installed, baseURL: baseURL) {
             logger.debug("Reusing downloaded models: \(needed.map(\.name)).")

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Fetches `http://` and `https://` model-store files with URLSession (libcurl on Linux), streaming each chunk

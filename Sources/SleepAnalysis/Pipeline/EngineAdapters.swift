@@ -13,3 +13,5 @@ extension EventDetector: AudioEventsEngine {}
 extension BreathingRateEstimator: BreathingEngine {}
 
 extension SmartAlarmEngine: SmartAlarmDriver {}
+
+extension AudioHealthMonitor: AudioHealthEngine {}

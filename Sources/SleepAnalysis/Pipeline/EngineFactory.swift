@@ -48,11 +48,25 @@ struct EngineFactory: Sendable {
             }
         }
         if config.useAudio || config.useAccelerometer {
-            do {
-                engines.breathing = try BreathingRateEstimator(sessionId: session.sessionId)
-            } catch {
-                context.logger.error("breathing-rate engine unavailable: \(error)")
+            var breathing = BreathingRateConfiguration()
+            breathing.useAudio = config.useAudio
+            breathing.useAccelerometer = config.useAccelerometer
+            engines.breathing = make("breathing-rate") {
+                try BreathingRateEstimator(sessionId: session.sessionId, configuration: breathing)
             }
+        }
+        if config.useAudio {
+            engines.audioHealth = make("audio health") {
+                try AudioHealthMonitor(sessionId: session.sessionId, startTime: session.startTime)
+            }
+        }
+        if config.useAccelerometer {
+            engines.motion = make("motion") {
+                try AccelerometerMotionEngine(sessionId: session.sessionId, sessionStart: session.startTime)
+            }
+        }
+        if let model = context.models.staging {
+            engines.staging = PipelineSleepStager(model: model, sessionStart: session.startTime)
         }
         var initialAlarmEvents: [SmartAlarmEvent] = []
         if features.smartAlarm && session.channel == .primary {
@@ -78,6 +92,16 @@ struct EngineFactory: Sendable {
             journal: SessionJournalWriter(journal: context.journal, logger: context.logger), restoring: restored)
         processor.publishInitialAlarmEvents(initialAlarmEvents)
         return processor
+    }
+
+    /// Builds an engine, logging (not throwing) when it cannot be set up: the session runs without it.
+    private func make<Engine>(_ name: String, _ body: () throws -> Engine) -> Engine? {
+        do {
+            return try body()
+        } catch {
+            context.logger.error("\(name) engine unavailable: \(error)")
+            return nil
+        }
     }
 
     private func makeEventsEngine(sessionId: UUID, types: Set<EventType>) -> (any AudioEventsEngine)? {

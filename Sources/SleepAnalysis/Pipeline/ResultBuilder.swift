@@ -13,30 +13,22 @@ struct ResultBuilder {
     var wholeNight: [SleepStagePrediction]?
     var audioStatistics: AudioStatistics?
     var includeRealTime: Bool
+    var smartAlarmEvents: [SmartAlarmEvent]
 
     /// The result.
     func build() -> AnalysisResult {
         let predictions = wholeNight ?? []
+        let statistics = wholeNight.map { _ in
+            SleepStatisticsCalculator().statistics(
+                predictions: predictions, session: DateInterval(start: startTime, end: endTime), events: events,
+                snoreSessions: SnoreSessionBuilder().sessions(from: events))
+        }
         return AnalysisResult(
             sessionId: sessionId, startTime: startTime, endTime: endTime, timeZone: timeZone, events: events,
             breathingRates: breathingRates,
-            sleepStageIntervals: Self.runs(of: predictions),
-            realTimeSleepStageIntervals: includeRealTime ? Self.runs(of: realTimePredictions) : [],
-            sleepStagePredictions: predictions, statistics: nil, audioStatistics: audioStatistics)
-    }
-
-    /// Consecutive epochs of one stage merged into intervals.
-    static func runs(of predictions: [SleepStagePrediction]) -> [SleepStageInterval] {
-        var runs: [SleepStageInterval] = []
-        for prediction in predictions {
-            if let last = runs.last, last.stage == prediction.stage,
-                abs(last.interval.end.timeIntervalSince(prediction.interval.start)) < 1e-6
-            {
-                runs[runs.count - 1].interval = DateInterval(start: last.interval.start, end: prediction.interval.end)
-            } else {
-                runs.append(SleepStageInterval(stage: prediction.stage, interval: prediction.interval))
-            }
-        }
-        return runs
+            sleepStageIntervals: SleepStageIntervals.from(predictions),
+            realTimeSleepStageIntervals: includeRealTime ? SleepStageIntervals.from(realTimePredictions) : [],
+            sleepStagePredictions: predictions, statistics: statistics, audioStatistics: audioStatistics,
+            smartAlarmEvents: smartAlarmEvents)
     }
 }

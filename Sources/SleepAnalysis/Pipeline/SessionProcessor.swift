@@ -179,7 +179,7 @@ final class SessionProcessor {
             wholeNight: publishing.wholeNightStages
                 ? (engines.staging?.wholeNight() ?? []).filter { $0.interval.start < endTime } : nil,
             audioStatistics: config.useAudio ? audioStatistics(until: endTime) : nil,
-            includeRealTime: publishing.realTimeStages
+            includeRealTime: publishing.realTimeStages, smartAlarmEvents: alarmEvents
         ).build()
     }
 

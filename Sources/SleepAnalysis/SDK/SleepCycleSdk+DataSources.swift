@@ -7,6 +7,7 @@ extension SleepCycleSdk {
     /// for analysis). Nothing is opened until a session starts on it; device errors surface then.
     ///
     /// - Parameter device: The ALSA device name (`default`, `hw:1,0`, `plughw:CARD=Mic`, …).
+    /// - Returns: The source, to pass to `startAnalysis(using:)` or `startDataSource(using:)`.
     public nonisolated static func createLiveDataSource(device: String = "default") -> any DataSource {
         LiveDataSource(device: device)
     }
@@ -23,6 +24,7 @@ extension SleepCycleSdk {
     ///   - activityCounts: An epoch actigraphy CSV (`timestamp,activity_count`), or nil.
     ///   - startTime: When the recording began (nil: now); relative CSV timestamps count from it.
     ///   - pace: How fast to replay; results are the same at every pace.
+    /// - Returns: The source, to pass to `startAnalysis(using:)` or `startDataSource(using:)`.
     public nonisolated static func createFileDataSource(
         audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil, startTime: Date? = nil,
         pace: ReplayPace = .asFastAsPossible

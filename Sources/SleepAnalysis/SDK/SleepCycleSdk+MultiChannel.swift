@@ -54,6 +54,12 @@ extension SleepCycleSdk {
             source: source, layout: .perChannel, streams: Self.streams, logger: context.logger,
             stereo: StereoSetup(separation: separation, factory: EngineFactory(context: context)))
         try pipeline.startSource()
+        // A live source knows its channel count only once the device is open.
+        guard source.channelCount == 2 else {
+            await pipeline.shutdown()
+            throw SleepCycleSdkError.invalidConfiguration(
+                "multi-channel analysis needs a stereo source; the device delivers \(source.channelCount) channel(s)")
+        }
         self.pipeline = pipeline
         pipelineLayout = .perChannel
         channelSeparation = separation

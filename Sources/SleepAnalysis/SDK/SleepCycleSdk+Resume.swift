@@ -5,6 +5,8 @@ extension SleepCycleSdk {
 
     /// True when the journal holds sessions that were active when the host process ended (crash, kill, restart)
     /// and no data source runs now.
+    ///
+    /// - Returns: True when `resumeAnalysis` has sessions to continue.
     public static func isResumePossible() async -> Bool {
         await shared.hasResumableSessions()
     }

@@ -29,6 +29,7 @@ extension SleepCycleSdk {
     ///
     /// - Parameter at: The session's end; nil means now for live capture and the end of the input for a
     ///   recording (call `waitUntilFinished()` on the source first to get the whole night).
+    /// - Returns: The session's result, from its start to its end.
     /// - Throws: `.notInitialized`, `.analysisNotActive`.
     @discardableResult
     public static func stopAnalysis(at: Date? = nil) async throws -> AnalysisResult {
@@ -37,6 +38,8 @@ extension SleepCycleSdk {
 
     /// Stops the session `sessionId` and returns its result.
     ///
+    /// - Parameter sessionId: The identifier `startAnalysis` or `startMultiChannelAnalysis` returned.
+    /// - Returns: The session's result, from its start to the latest analysed time.
     /// - Throws: `.notInitialized`, `.analysisNotActive` when no such session runs.
     @discardableResult
     public static func stopAnalysis(sessionId: UUID) async throws -> AnalysisResult {
@@ -45,6 +48,7 @@ extension SleepCycleSdk {
 
     /// Replaces, adds (or with nil cancels) the smart alarm of the `.primary` session; a fired alarm is re-armed.
     ///
+    /// - Parameter config: The new alarm, or nil to cancel it.
     /// - Throws: `.analysisNotActive` without a primary session, `.featureNotEnabled` without `smartAlarm`,
     ///   `.invalidConfiguration` for an empty window.
     public static func updateSmartAlarm(config: SmartAlarmConfig?) async throws {
@@ -54,6 +58,7 @@ extension SleepCycleSdk {
     /// Tells the smart alarm that the sleeper touched the device (at `at`, or at the latest analysed time).
     /// Inside the wake-up window the alarm fires with `.userInteraction`.
     ///
+    /// - Parameter at: When the sleeper touched the device; nil for the latest analysed time.
     /// - Throws: `.analysisNotActive` without a primary session.
     public static func notifyUserInteraction(at: Date? = nil) async throws {
         try await shared.notifyPrimaryUserInteraction(at: at)

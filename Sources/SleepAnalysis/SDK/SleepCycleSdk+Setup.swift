@@ -73,6 +73,7 @@ extension SleepCycleSdk {
     ) async throws -> SleepAnalysisFeatures {
         guard pipeline == nil else { throw SleepCycleSdkError.analysisAlreadyRunning }
         let locations = StorageLocations.resolve(storageDirectory: storageDirectory)
+        lastLocations = locations
         let reporter = TelemetryReporter(
             config: telemetry, defaultSpoolFile: locations.telemetrySpoolFile, logger: logger)
         do {
@@ -103,12 +104,17 @@ extension SleepCycleSdk {
 
     func tearDown(clearingState: Bool) async {
         await shutDownPipeline()
-        if clearingState, let context {
+        if clearingState {
+            // Without an active context, clear what the last set-up used (or the default XDG directories).
+            let locations = context?.locations ?? lastLocations ?? StorageLocations.resolve(storageDirectory: nil)
+            let logger = context?.logger ?? SDKLogger(threshold: .warning)
             do {
-                try LicenseTokenCache(directory: context.locations.licenseCacheDirectory).clear()
-                try context.provisioner.removeDownloadedModels()
+                try LicenseTokenCache(directory: locations.licenseCacheDirectory).clear()
+                try ModelProvisioner(mode: .bundled, modelsDirectory: locations.modelsDirectory, logger: logger)
+                    .removeDownloadedModels()
             } catch {
-                context.telemetry.failure("clear", error)
+                logger.error("clear() could not delete everything: \(error)")
+                context?.telemetry.failure("clear", error)
             }
         }
         context = nil

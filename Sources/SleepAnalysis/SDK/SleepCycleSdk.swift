@@ -23,6 +23,8 @@ public actor SleepCycleSdk {
     var channelSeparation: ChannelSeparationConfig?
     /// Sessions running on the pipeline.
     var activeSessions: [UUID: ActiveSession] = [:]
+    /// The directories of the last `initialize`, so `clear()` after `deinitialize()` still finds them.
+    var lastLocations: StorageLocations?
     /// The error the last data source ended with, if any.
     var lastSourceError: SleepCycleSdkError?
 
@@ -61,6 +63,9 @@ public actor SleepCycleSdk {
     // MARK: - Features
 
     /// True when the SDK is initialized and the licence grants `feature` (e.g. `\.audioEvents`).
+    ///
+    /// - Parameter feature: The feature, as a key path such as `\.audioEvents`.
+    /// - Returns: False before `initialize` and after `deinitialize`.
     public nonisolated static func isFeatureEnabled(_ feature: KeyPath<SleepAnalysisFeatures, Bool>) -> Bool {
         featureGate.isEnabled(feature)
     }

@@ -16,7 +16,7 @@ public enum SoundLevelAnalysis {
         let meters = try (0..<channels).map { _ in try SoundLevelMeter(sampleRate: reader.sampleRate) }
         var accumulator = FrameAccumulator(channelCount: channels)
         var framesRead = 0
-        while let block = try reader.read(maxFrames: 65_536) {
+        while let block = try reader.read(maxFrames: 16_384) {  // under glibc's mmap threshold
             framesRead += block.count / channels
             for (channel, meter) in meters.enumerated() {
                 let samples = channels == 1 ? block : stride(from: channel, to: block.count, by: channels).map {

@@ -47,6 +47,11 @@ public struct HeartRateEpochStats: Sendable, Hashable, Codable {
     public var sampleCount: Int
 
     /// Creates a summary.
+    ///
+    /// - Parameters:
+    ///   - meanBpm: Mean beats per minute.
+    ///   - standardDeviation: Standard deviation of the readings (0 for a single reading).
+    ///   - sampleCount: Number of readings.
     public init(meanBpm: Double, standardDeviation: Double, sampleCount: Int) {
         self.meanBpm = meanBpm
         self.standardDeviation = standardDeviation
@@ -80,6 +85,13 @@ public struct AudioEpochCues: Sendable, Hashable, Codable {
     public var breathingRegularity: Double?
 
     /// Creates audio cues.
+    ///
+    /// - Parameters:
+    ///   - snoringFraction: Fraction of the epoch covered by snoring, 0...1.
+    ///   - movementSoundCount: Number of movement sounds (rustling, turning over) in the epoch.
+    ///   - meanDbA: Mean A-weighted sound level, dB SPL.
+    ///   - breathingRate: Breathing rate, breaths per minute.
+    ///   - breathingRegularity: Regularity of breathing, 0 (erratic) ... 1 (metronomic).
     public init(
         snoringFraction: Double? = nil, movementSoundCount: Int? = nil, meanDbA: Double? = nil,
         breathingRate: Double? = nil, breathingRegularity: Double? = nil

@@ -56,8 +56,8 @@ public struct SleepStatisticsCalculator: Sendable {
         for epoch in epochs { durations[epoch.stage, default: 0] += epoch.interval.duration }
 
         let snoring = events.filter { $0.type == .snoring }.sorted { $0.interval.start < $1.interval.start }
-        let sessions = snoreSessions ?? Self.snoreSessions(from: snoring, maximumGap: snoreSessionGap)
-        let snoreTime = snoring.isEmpty ? sessions.reduce(0) { $0 + $1.snoreDuration } : Self.unionDuration(snoring)
+        let sessions = snoreSessions ?? SnoreSessionBuilder(maximumGap: snoreSessionGap).sessions(from: snoring)
+        let snoreTime = snoring.isEmpty ? sessions.reduce(0) { $0 + $1.snoreDuration } : SnoreSessionBuilder().snoreTime(from: snoring)
         var result = SleepStatistics(
             totalSleepDuration: 0, sleepEfficiency: 0, snoreTime: snoreTime, snoreSessions: sessions,
             sleepStageDurations: durations, timeInBed: span.duration, wakeAfterSleepOnset: 0,
@@ -75,33 +75,6 @@ public struct SleepStatisticsCalculator: Sendable {
         result.sleepEfficiency = span.duration > 0 ? min(1, sleep / span.duration) : 0
         result.numberOfAwakenings = awakenings(in: Array(period))
         return result
-    }
-
-    /// Groups snoring events into sessions: an event starting within `maximumGap` of the previous one's end joins
-    /// its session.
-    ///
-    /// - Parameters:
-    ///   - events: snoring events.
-    ///   - maximumGap: the largest gap inside a session, in seconds.
-    /// - Returns: the sessions, in time order.
-    public static func snoreSessions(from events: [Event], maximumGap: TimeInterval) -> [SnoreSession] {
-        var sessions: [SnoreSession] = []
-        var members: [Event] = []
-        func close() {
-            guard let first = members.first else { return }
-            let end = members.map(\.interval.end).max() ?? first.interval.end
-            sessions.append(SnoreSession(
-                interval: DateInterval(start: first.interval.start, end: end), eventCount: members.count,
-                snoreDuration: unionDuration(members)))
-            members = []
-        }
-        for event in events.sorted(by: { $0.interval.start < $1.interval.start }) {
-            let end = members.map(\.interval.end).max()
-            if let end, event.interval.start.timeIntervalSince(end) > maximumGap { close() }
-            members.append(event)
-        }
-        close()
-        return sessions
     }
 
     private func onsetIndex(_ epochs: [SleepStagePrediction]) -> Int? {
@@ -128,17 +101,4 @@ public struct SleepStatisticsCalculator: Sendable {
     }
 
     /// Seconds covered by the union of the events' intervals.
-    private static func unionDuration(_ events: [Event]) -> Double {
-        var total = 0.0
-        var current: DateInterval?
-        for event in events.sorted(by: { $0.interval.start < $1.interval.start }) {
-            if let open = current, event.interval.start <= open.end {
-                current = DateInterval(start: open.start, end: max(open.end, event.interval.end))
-            } else {
-                total += current?.duration ?? 0
-                current = event.interval
-            }
-        }
-        return total + (current?.duration ?? 0)
-    }
 }

@@ -28,6 +28,11 @@ public struct ChannelSeparationConfig: Sendable, Hashable {
         public var minimumDetectionConfidence: Double?
 
         /// Creates per-type settings; nil fields fall back to the general ones.
+        ///
+        /// - Parameters:
+        ///   - ambiguityZone: The ambiguity zone for this type, or nil for the general one.
+        ///   - ambiguityResolution: The ambiguity resolution for this type, or nil for the general one.
+        ///   - minimumDetectionConfidence: The minimum detection probability for this type, or nil for the general one.
         public init(
             ambiguityZone: Double? = nil, ambiguityResolution: AmbiguityResolution? = nil,
             minimumDetectionConfidence: Double? = nil
@@ -62,6 +67,20 @@ public struct ChannelSeparationConfig: Sendable, Hashable {
     public var eventTypeSettings: [EventType: EventTypeSettings]
 
     /// Creates a configuration; every parameter is tunable.
+    ///
+    /// - Parameters:
+    ///   - microphoneSpacing: Distance between the two microphones, in metres.
+    ///   - speedOfSound: Speed of sound, in metres per second.
+    ///   - ambiguityZone: Half-width of the ambiguity zone around the middle, 0...1 of the position scale.
+    ///   - ambiguityResolution: What to do inside the ambiguity zone.
+    ///   - timeDifferenceWeight: Weight of the time-difference cue (0 disables it).
+    ///   - levelDifferenceWeight: Weight of the level-difference cue (0 disables it).
+    ///   - detectionStrengthWeight: Weight of the detection-strength cue (0 disables it).
+    ///   - levelDifferenceScale: Level difference, in dB, that places a sound fully on one side.
+    ///   - minimumCorrelationStrength: Minimum GCC-PHAT peak strength (0...1) for the time difference to count.
+    ///   - minimumDetectionConfidence: Minimum detection probability (on the stronger channel) for an event to be
+    ///     assigned at all.
+    ///   - eventTypeSettings: Per-event-type overrides.
     public init(
         microphoneSpacing: Double, speedOfSound: Double = 343, ambiguityZone: Double,
         ambiguityResolution: AmbiguityResolution = .both, timeDifferenceWeight: Double,
@@ -99,6 +118,7 @@ public struct ChannelSeparationConfig: Sendable, Hashable {
     /// - Parameters:
     ///   - ambiguityZone: Relative strength difference below which the event is ambiguous.
     ///   - ambiguityResolution: What to do with an ambiguous event.
+    /// - Returns: A configuration with only the detection-strength cue.
     public static func detectionStrengthOnly(
         ambiguityZone: Double = 0.1, ambiguityResolution: AmbiguityResolution = .both
     ) -> ChannelSeparationConfig {

@@ -27,8 +27,9 @@ struct StorageLocations: Sendable, Hashable {
                 stateDirectory: root.appendingPathComponent("state", isDirectory: true),
                 dataDirectory: root.appendingPathComponent("data", isDirectory: true))
         }
-        let home = URL(fileURLWithPath: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory(),
-                       isDirectory: true)
+        let home = URL(
+            fileURLWithPath: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory(),
+            isDirectory: true)
         return StorageLocations(
             stateDirectory: xdgBase("XDG_STATE_HOME", fallback: ".local/state", home: home, environment: environment)
                 .appendingPathComponent("sleepanalysis", isDirectory: true),

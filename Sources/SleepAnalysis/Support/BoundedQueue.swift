@@ -37,14 +37,7 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         defer { condition.unlock() }
         while !closed && items.count == head { condition.wait() }
         if items.count == head { return nil }
-        let element = items[head]
-        head += 1
-        if head > 1024 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        condition.broadcast()
-        return element
+        return removeOldest()
     }
 
     /// Removes the oldest element if one arrives within `timeout` seconds.
@@ -56,10 +49,20 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
             if !condition.wait(until: deadline) { break }
         }
         if items.count == head { return (nil, closed) }
+        return (removeOldest(), false)
+    }
+
+    /// Takes the element at `head` and drops the consumed prefix once it outgrows the live part, so that
+    /// consumed elements are released. Call with the lock held and the queue not empty.
+    private func removeOldest() -> Element {
         let element = items[head]
         head += 1
+        if head >= capacity {
+            items.removeFirst(head)
+            head = 0
+        }
         condition.broadcast()
-        return (element, false)
+        return element
     }
 
     /// Closes the queue: producers stop, the consumer drains what is left.

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The machine model and OS version telemetry events carry, read once. Nothing identifying is read: not the
@@ -29,7 +29,8 @@ struct MachineDescription: Sendable, Hashable {
         if let text = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8) {
             for line in text.split(separator: "\n") where line.hasPrefix("PRETTY_NAME=") {
                 parts.append(
-                    String(line.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")))
+                    String(line.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(
+                        in: CharacterSet(charactersIn: "\"'")))
             }
         }
         if let release = unameField(\.release) { parts.append("Linux \(release)") }

@@ -1,23 +1,37 @@
 import Foundation
 import SleepAnalysis
 
-/// `sleepanalysis breathing AUDIO [--accelerometer CSV] [--format json|text]`: the breathing rate of a recording.
+/// `sleepanalysis breathing AUDIO [--accelerometer CSV] [--window S] [--format json|text]`: the breathing rate of a
+/// recording.
 ///
 /// JSON output: `{"file": …, "accelerometer": …, "rates": [{"offset_s": …, "bpm": …, "confidence": …}, …],
-/// "median_bpm": … or null}` where `offset_s` is the end of the analysed window in seconds from the recording's start.
+/// "median_bpm": … or null}` where `offset_s` is the end of the analysed window in seconds from the recording's
+/// start.
 enum BreathingCommand {
     /// Runs the command with the arguments after `breathing`; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
         var audio: String?
         var accelerometer: String?
         var format = "text"
+        var options = BreathingAnalysisOptions()
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
-            case "--accelerometer", "--format":
+            case "--accelerometer", "--format", "--window", "--peak-fraction", "--alternation-threshold":
                 guard index + 1 < arguments.count else { return usage("\(argument) needs a value") }
-                if argument == "--format" { format = arguments[index + 1] } else { accelerometer = arguments[index + 1] }
+                let value = arguments[index + 1]
+                switch argument {
+                case "--format": format = value
+                case "--accelerometer": accelerometer = value
+                default:
+                    guard let number = Double(value) else { return usage("\(argument) needs a number") }
+                    switch argument {
+                    case "--window": options.windowSeconds = number
+                    case "--peak-fraction": options.peakFraction = number
+                    default: options.alternationThreshold = number
+                    }
+                }
                 index += 2
             case "-h", "--help":
                 print(help)
@@ -35,7 +49,8 @@ enum BreathingCommand {
         do {
             rates = try BreathingAnalysis.analyze(
                 audio: audio.map { URL(fileURLWithPath: $0) },
-                accelerometer: accelerometer.map { URL(fileURLWithPath: $0) }, startTime: origin)
+                accelerometer: accelerometer.map { URL(fileURLWithPath: $0) }, startTime: origin,
+                options: options)
         } catch {
             FileHandle.standardError.write(Data("sleepanalysis breathing: \(error)\n".utf8))
             return 1
@@ -67,9 +82,11 @@ enum BreathingCommand {
     }
 
     private static let help = """
-        usage: sleepanalysis breathing AUDIO [--accelerometer CSV] [--format json|text]
-               sleepanalysis breathing --accelerometer CSV [--format json|text]
+        usage: sleepanalysis breathing AUDIO [--accelerometer CSV] [--window SECONDS] [--format json|text]
+               sleepanalysis breathing --accelerometer CSV [--window SECONDS] [--format json|text]
         Breathing rate every 30 s over 60-s windows, from breath sounds and/or mattress micro-motion.
+        --window sets a shorter window for short clips (20...600 s; estimates every half window).
+        Tuning (evaluation only): --peak-fraction F (default 0.7), --alternation-threshold T (default 2).
         """
 
     private static func usage(_ problem: String) -> Int32 {

@@ -43,6 +43,7 @@ enum SplCommand: Command {
         }
     }
 
+    /// The report as one JSON object (sorted keys, frames rounded to 0.01 dB).
     static func json(_ report: SoundLevelReport) throws -> String {
         var rounded = report
         rounded.frames = report.frames.map { ($0 * 100).rounded() / 100 }
@@ -51,6 +52,7 @@ enum SplCommand: Command {
         return String(decoding: try encoder.encode(rounded), as: UTF8.self)
     }
 
+    /// The report as two lines for people.
     static func text(_ report: SoundLevelReport) -> String {
         """
         LAeq \(String(format: "%.1f", report.leq)) dB SPL   min \(String(format: "%.1f", report.min))   \

@@ -30,8 +30,10 @@ final class DataSourceTestFiles {
     /// Writes a deterministic test signal whose values are exact 16-bit steps (so WAV16 and FLAC round-trip
     /// exactly) and returns it interleaved.
     @discardableResult
-    func audio(_ name: String, sampleRate: Int, channelCount: Int, frames: Int,
-               format: AudioFileWriter.Format = .wav16) throws -> (url: URL, samples: [Float]) {
+    func audio(
+        _ name: String, sampleRate: Int, channelCount: Int, frames: Int,
+        format: AudioFileWriter.Format = .wav16
+    ) throws -> (url: URL, samples: [Float]) {
         let url = url(name)
         let samples = Self.signal(frames: frames, channelCount: channelCount)
         let writer = try AudioFileWriter(url: url, sampleRate: sampleRate, channelCount: channelCount, format: format)

@@ -16,8 +16,10 @@ final class FileDataSourceTests: XCTestCase {
     }
 
     /// Asserts the chunks cover `expected` exactly: contiguous frame indices from 0, same samples, same format.
-    private func assertCoverage(_ chunks: [AudioChunk], equal expected: [Float], sampleRate: Int, channelCount: Int,
-                                file: StaticString = #filePath, line: UInt = #line) {
+    private func assertCoverage(
+        _ chunks: [AudioChunk], equal expected: [Float], sampleRate: Int, channelCount: Int,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         var nextFrame: Int64 = 0
         var samples: [Float] = []
         for chunk in chunks {
@@ -41,11 +43,13 @@ final class FileDataSourceTests: XCTestCase {
         ]
         for (index, item) in cases.enumerated() {
             let frames = item.rate * 13 / 10 + 7  // 1.3 s plus a few frames: a short last chunk
-            let written = try files.audio("a\(index).\(item.format == .flac16 ? "flac" : "wav")",
-                                          sampleRate: item.rate, channelCount: item.channels, frames: frames,
-                                          format: item.format)
+            let written = try files.audio(
+                "a\(index).\(item.format.fileExtension)",
+                sampleRate: item.rate, channelCount: item.channels, frames: frames,
+                format: item.format)
             let source = FileDataSource(audio: written.url, accelerometer: nil, startTime: start)
             XCTAssertEqual(source.channelCount, item.channels)
+            XCTAssertEqual(source.audioSampleRate, Double(item.rate))
             XCTAssertEqual(source.audioDuration ?? 0, Double(frames) / Double(item.rate), accuracy: 1e-9)
 
             let sink = try await replay(source)
@@ -57,19 +61,36 @@ final class FileDataSourceTests: XCTestCase {
         }
     }
 
+    func test_fileSource_replaysOggVorbis_withExactFrameCount() async throws {
+        let files = try DataSourceTestFiles()
+        let frames = 44_100 + 1_234
+        let written = try files.audio(
+            "a.ogg", sampleRate: 44_100, channelCount: 2, frames: frames, format: .oggVorbis)
+        let source = FileDataSource(audio: written.url, accelerometer: nil, startTime: start)
+
+        let sink = try await replay(source)
+
+        XCTAssertEqual(source.channelCount, 2)
+        XCTAssertEqual(sink.audioChunks.map(\.firstFrameIndex), [0, 22_050, 44_100])
+        XCTAssertEqual(sink.audioChunks.reduce(0) { $0 + $1.frameCount }, frames)
+        XCTAssertNil(sink.finishCalls.first ?? nil)
+    }
+
     // MARK: - Pace
 
     func test_fileSource_speed50_takesExpectedTime_andMatchesFastReplay() async throws {
         let files = try DataSourceTestFiles()
         let audio = try files.audio("a.wav", sampleRate: 8_000, channelCount: 1, frames: 8_000 * 10)
-        let accelerometer = try files.text("acc.csv", (0..<100).map { "\(Double($0) * 0.1),0,0,1" }.joined(separator: "\n"))
+        let accelerometer = try files.text(
+            "acc.csv", (0..<100).map { "\(Double($0) * 0.1),0,0,1" }.joined(separator: "\n"))
 
         let fastStart = DispatchTime.now().uptimeNanoseconds
         let fast = try await replay(FileDataSource(audio: audio.url, accelerometer: accelerometer, startTime: start))
         let fastSeconds = Double(DispatchTime.now().uptimeNanoseconds - fastStart) / 1e9
         let pacedStart = DispatchTime.now().uptimeNanoseconds
-        let paced = try await replay(FileDataSource(
-            audio: audio.url, accelerometer: accelerometer, startTime: start, pace: .speed(50)))
+        let paced = try await replay(
+            FileDataSource(
+                audio: audio.url, accelerometer: accelerometer, startTime: start, pace: .speed(50)))
         let pacedSeconds = Double(DispatchTime.now().uptimeNanoseconds - pacedStart) / 1e9
 
         // 10 s of recording at 50x: 0.2 s of waiting (generous upper bound for a loaded machine).
@@ -102,13 +123,18 @@ final class FileDataSourceTests: XCTestCase {
         let audio = try files.audio("a.wav", sampleRate: 8_000, channelCount: 2, frames: 8_000 * 3)
         // Accelerometer at 10 Hz from -0.3 s to 3.4 s (past the audio's end), heart rate every 0.5 s (ties with
         // chunk ends), activity counts every 1 s with absolute timestamps.
-        let accelerometer = try files.text("acc.csv", "timestamp,x,y,z\n"
-            + stride(from: -3, through: 34, by: 1).map { "\(Double($0) / 10),0,0,1" }.joined(separator: "\n"))
-        let heartRate = try files.text("hr.csv", stride(from: 0, through: 3, by: 0.5).map { "\($0),60" }
-            .joined(separator: "\n"))
+        let accelerometer = try files.text(
+            "acc.csv",
+            "timestamp,x,y,z\n"
+                + stride(from: -3, through: 34, by: 1).map { "\(Double($0) / 10),0,0,1" }.joined(separator: "\n"))
+        let heartRate = try files.text(
+            "hr.csv",
+            stride(from: 0, through: 3, by: 0.5).map { "\($0),60" }
+                .joined(separator: "\n"))
         let activity = try files.text("act.csv", (0..<4).map { "\(1_700_000_000 + $0),\($0)" }.joined(separator: "\n"))
-        let source = FileDataSource(audio: audio.url, accelerometer: accelerometer, heartRate: heartRate,
-                                    activityCounts: activity, startTime: start)
+        let source = FileDataSource(
+            audio: audio.url, accelerometer: accelerometer, heartRate: heartRate,
+            activityCounts: activity, startTime: start)
 
         let sink = try await replay(source)
 
@@ -137,8 +163,10 @@ final class FileDataSourceTests: XCTestCase {
             }
             if !readingsAfterLastChunk.isEmpty {
                 XCTAssertEqual(readingsAfterLastChunk, readingsAfterLastChunk.sorted())
-                XCTAssertGreaterThanOrEqual(readingsAfterLastChunk[0], completedUpTo == .distantPast
-                    ? .distantPast : completedUpTo.addingTimeInterval(-0.5 - 1e-6))
+                XCTAssertGreaterThanOrEqual(
+                    readingsAfterLastChunk[0],
+                    completedUpTo == .distantPast
+                        ? .distantPast : completedUpTo.addingTimeInterval(-0.5 - 1e-6))
             }
         }
         let allReadingTimes = sink.items.flatMap { item -> [Date] in
@@ -155,8 +183,10 @@ final class FileDataSourceTests: XCTestCase {
 
     func test_fileSource_sensorOnly_deliversEverything_andHasNoChannels() async throws {
         let files = try DataSourceTestFiles()
-        let accelerometer = try files.text("acc.csv", "# units: m/s^2\n"
-            + (0..<5_000).map { "\(Double($0) * 0.02),0,0,9.80665" }.joined(separator: "\n"))
+        let accelerometer = try files.text(
+            "acc.csv",
+            "# units: m/s^2\n"
+                + (0..<5_000).map { "\(Double($0) * 0.02),0,0,9.80665" }.joined(separator: "\n"))
         let source = FileDataSource(audio: nil, accelerometer: accelerometer, startTime: start, pace: .speed(1_000))
         XCTAssertEqual(source.channelCount, 0)
 
@@ -165,10 +195,32 @@ final class FileDataSourceTests: XCTestCase {
         XCTAssertEqual(sink.accelerometerSamples.count, 5_000)
         XCTAssertTrue(sink.accelerometerSamples.allSatisfy { abs($0.z - 1) < 1e-12 })
         XCTAssertTrue(sink.audioChunks.isEmpty)
-        XCTAssertTrue(sink.items.allSatisfy { item in
-            if case .accelerometer(let batch) = item { batch.count <= SensorFileStreams.maximumBatch } else { false }
-        })
+        XCTAssertTrue(
+            sink.items.allSatisfy { item in
+                if case .accelerometer(let batch) = item {
+                    batch.count <= SensorFileStreams.maximumBatch
+                } else {
+                    false
+                }
+            })
         XCTAssertEqual(sink.finishCalls.count, 1)
+    }
+
+    func test_fileSource_startTime_isExplicitOrCreationTime() async throws {
+        let files = try DataSourceTestFiles()
+        let heartRate = try files.text("hr.csv", "timestamp,bpm\n0,60\n2.5,61\n")
+        let before = Date()
+        let implicit = FileDataSource(audio: nil, accelerometer: nil, heartRate: heartRate)
+        let after = Date()
+        let explicit = FileDataSource(audio: nil, accelerometer: nil, heartRate: heartRate, startTime: start)
+
+        let implicitSink = try await replay(implicit)
+        let explicitSink = try await replay(explicit)
+
+        XCTAssertTrue((before...after).contains(implicit.startTime))
+        XCTAssertEqual(implicitSink.heartRateSamples.first?.timestamp, implicit.startTime)
+        XCTAssertEqual(explicit.startTime, start)
+        XCTAssertEqual(explicitSink.heartRateSamples.map(\.timestamp), [start, start.addingTimeInterval(2.5)])
     }
 
     // MARK: - Errors
@@ -192,7 +244,8 @@ final class FileDataSourceTests: XCTestCase {
             XCTAssertTrue(sink.items.isEmpty)
             XCTAssertTrue(sink.finishCalls.isEmpty, "a source that failed to start never finishes its sink")
         }
-        XCTAssertThrowsError(try FileDataSource(audio: nil, accelerometer: nil).start(delivering: RecordingSensorSink()))
+        XCTAssertThrowsError(
+            try FileDataSource(audio: nil, accelerometer: nil).start(delivering: RecordingSensorSink()))
     }
 
     func test_fileSource_finishesWithError_forTruncatedFLAC() async throws {
@@ -218,8 +271,10 @@ final class FileDataSourceTests: XCTestCase {
         let audio = try files.audio("a.wav", sampleRate: 16_000, channelCount: 2, frames: 16_000)
         try files.truncate(audio.url, to: 0.6)
 
-        XCTAssertThrowsError(try FileDataSource(audio: audio.url, accelerometer: nil).start(
-            delivering: RecordingSensorSink())) { error in
+        XCTAssertThrowsError(
+            try FileDataSource(audio: audio.url, accelerometer: nil).start(
+                delivering: RecordingSensorSink())
+        ) { error in
             guard case .invalidInput(let message) = error as? SleepCycleSdkError else {
                 return XCTFail("unexpected \(error)")
             }
@@ -264,7 +319,7 @@ final class FileDataSourceTests: XCTestCase {
         await source.waitUntilFinished()
         let stopSeconds = Double(DispatchTime.now().uptimeNanoseconds - stopAt) / 1e9
 
-        XCTAssertLessThan(stopSeconds, 0.3)
+        XCTAssertLessThan(stopSeconds, 1, "a paced wait is cut short (60 s of audio were left)")
         XCTAssertLessThan(sink.audioChunks.count, 10)
         XCTAssertEqual(sink.finishCalls.count, 1)
         XCTAssertNil(sink.finishCalls.first ?? nil)

@@ -1,3 +1,4 @@
+import CALSA
 import Foundation
 import TestSupport
 import XCTest
@@ -8,7 +9,9 @@ import XCTest
 /// null device captures with the frames of a raw S16_LE file, so capture is tested without a sound card.
 final class LiveDataSourceTests: XCTestCase {
     /// Writes `frames` frames of distinct S16 values and returns the file and the values as Floats.
-    private func rawCapture(_ files: DataSourceTestFiles, frames: Int, channelCount: Int) throws
+    private func rawCapture(
+        _ files: DataSourceTestFiles, frames: Int, channelCount: Int
+    ) throws
         -> (url: URL, samples: [Float])
     {
         var values: [Int16] = []
@@ -38,8 +41,9 @@ final class LiveDataSourceTests: XCTestCase {
         let files = try DataSourceTestFiles()
         let frames = 16_000 + 123
         let raw = try rawCapture(files, frames: frames, channelCount: channelCount)
-        let source = LiveDataSource(configuration: configuration(infile: raw.url), pcmName: "sleepanalysis_test",
-                                    channelCount: channelCount, frameLimit: Int64(frames))
+        let source = LiveDataSource(
+            configuration: configuration(infile: raw.url), pcmName: "sleepanalysis_test",
+            channelCount: channelCount, frameLimit: Int64(frames))
         let sink = RecordingSensorSink()
         XCTAssertTrue(source.isFinite, file: file, line: line)
 
@@ -58,8 +62,9 @@ final class LiveDataSourceTests: XCTestCase {
             nextFrame += Int64(chunk.frameCount)
         }
         XCTAssertEqual(nextFrame, Int64(frames), file: file, line: line)
-        XCTAssertTrue(sink.audioChunks.flatMap(\.samples) == raw.samples, "captured samples differ from the file",
-                      file: file, line: line)
+        XCTAssertTrue(
+            sink.audioChunks.flatMap(\.samples) == raw.samples, "captured samples differ from the file",
+            file: file, line: line)
         XCTAssertEqual(sink.finishCalls.count, 1, file: file, line: line)
         XCTAssertNil(sink.finishCalls.first ?? nil, file: file, line: line)
     }
@@ -105,14 +110,17 @@ final class LiveDataSourceTests: XCTestCase {
         let realRead = alsa.readInterleaved
         let realRecover = alsa.recover
         alsa.readInterleaved = { pcm, buffer, frames in
-            calls.withLock { count -> Int in count += 1; return count } == 2 ? -Int(EPIPE) : realRead(pcm, buffer, frames)
+            calls.withLock { count -> Int in
+                count += 1; return count
+            } == 2 ? -Int(EPIPE) : realRead(pcm, buffer, frames)
         }
         alsa.recover = { pcm, code in
             recoveries.withLock { $0 += 1 }
             return realRecover(pcm, code)
         }
-        let source = LiveDataSource(configuration: configuration(infile: raw.url), pcmName: "sleepanalysis_test",
-                                    channelCount: 1, frameLimit: 8_000, alsa: alsa)
+        let source = LiveDataSource(
+            configuration: configuration(infile: raw.url), pcmName: "sleepanalysis_test",
+            channelCount: 1, frameLimit: 8_000, alsa: alsa)
         let sink = RecordingSensorSink()
 
         try source.start(delivering: sink)
@@ -133,10 +141,13 @@ final class LiveDataSourceTests: XCTestCase {
         var alsa = ALSAFunctions.system
         let realRead = alsa.readInterleaved
         alsa.readInterleaved = { pcm, buffer, frames in
-            calls.withLock { count -> Int in count += 1; return count } >= 3 ? -Int(ENODEV) : realRead(pcm, buffer, frames)
+            calls.withLock { count -> Int in
+                count += 1; return count
+            } >= 3 ? -Int(ENODEV) : realRead(pcm, buffer, frames)
         }
-        let source = LiveDataSource(configuration: configuration(infile: raw.url), pcmName: "sleepanalysis_test",
-                                    channelCount: 2, frameLimit: nil, alsa: alsa)
+        let source = LiveDataSource(
+            configuration: configuration(infile: raw.url), pcmName: "sleepanalysis_test",
+            channelCount: 2, frameLimit: nil, alsa: alsa)
         let sink = RecordingSensorSink()
 
         try source.start(delivering: sink)
@@ -153,8 +164,9 @@ final class LiveDataSourceTests: XCTestCase {
     func test_liveSource_stopsPromptly_withoutFrameLimit() async throws {
         let files = try DataSourceTestFiles()
         let raw = try rawCapture(files, frames: 4_000, channelCount: 1)
-        let source = LiveDataSource(configuration: configuration(infile: raw.url), pcmName: "sleepanalysis_test",
-                                    channelCount: 1, frameLimit: nil)
+        let source = LiveDataSource(
+            configuration: configuration(infile: raw.url), pcmName: "sleepanalysis_test",
+            channelCount: 1, frameLimit: nil)
         XCTAssertFalse(source.isFinite)
         let sink = RecordingSensorSink { [source] _ in source.stop() }
 
@@ -165,5 +177,58 @@ final class LiveDataSourceTests: XCTestCase {
         XCTAssertLessThan(sink.audioChunks.count, 5)
         XCTAssertEqual(sink.finishCalls.count, 1)
         XCTAssertNil(sink.finishCalls.first ?? nil)
+    }
+
+    func test_liveSource_negotiates_S32AndFloat_andFallbackRate_whenPreferredAreRefused() async throws {
+        let files = try DataSourceTestFiles()
+        let values: [Int32] = (0..<4_800).map { Int32(truncatingIfNeeded: $0 &* 894_785 &- 2_000_000_000) }
+        let floats: [Float] = (0..<4_800).map { Float($0 % 200 - 100) / 128 }
+        let cases: [(refused: [snd_pcm_format_t], url: URL, expected: [Float])] = [
+            ([SND_PCM_FORMAT_S16_LE], files.url("s32.raw"), values.map { Float(Double($0) / 2_147_483_648) }),
+            ([SND_PCM_FORMAT_S16_LE, SND_PCM_FORMAT_S32_LE], files.url("float.raw"), floats),
+        ]
+        try values.withUnsafeBytes { try Data($0).write(to: cases[0].url) }
+        try floats.withUnsafeBytes { try Data($0).write(to: cases[1].url) }
+        for item in cases {
+            var alsa = ALSAFunctions.system
+            let realTestFormat = alsa.hwParamsTestFormat
+            let realTestRate = alsa.hwParamsTestRate
+            let refused = item.refused.map(\.rawValue)
+            alsa.hwParamsTestFormat = { pcm, params, format in
+                refused.contains(format.rawValue) ? -EINVAL : realTestFormat(pcm, params, format)
+            }
+            alsa.hwParamsTestRate = { pcm, params, rate in rate == 16_000 ? -EINVAL : realTestRate(pcm, params, rate) }
+            let source = LiveDataSource(
+                configuration: configuration(infile: item.url), pcmName: "sleepanalysis_test",
+                channelCount: 1, frameLimit: 4_800, alsa: alsa)
+            let sink = RecordingSensorSink()
+
+            try source.start(delivering: sink)
+            await source.waitUntilFinished()
+
+            XCTAssertEqual(source.sampleRate, 48_000, "48 kHz is next when 16 kHz is refused")
+            XCTAssertNil(sink.finishCalls.first ?? nil)
+            XCTAssertTrue(sink.audioChunks.flatMap(\.samples) == item.expected, "samples differ for \(item.url)")
+        }
+    }
+
+    func test_liveSource_reportsStalledDevice_throughSink() async throws {
+        let files = try DataSourceTestFiles()
+        let raw = try rawCapture(files, frames: 1_600, channelCount: 1)
+        var alsa = ALSAFunctions.system
+        alsa.wait = { _, _ in 0 }  // Every wait times out: the device delivers nothing.
+        let source = LiveDataSource(
+            configuration: configuration(infile: raw.url), pcmName: "sleepanalysis_test", channelCount: 1,
+            frameLimit: nil, stallSeconds: 0.2, alsa: alsa)
+        let sink = RecordingSensorSink()
+
+        try source.start(delivering: sink)
+        await source.waitUntilFinished()
+
+        XCTAssertTrue(sink.audioChunks.isEmpty)
+        guard case .dataSourceFailure(let message)? = sink.finishCalls.first ?? nil else {
+            return XCTFail("expected dataSourceFailure, got \(sink.finishCalls)")
+        }
+        XCTAssertTrue(message.contains("no audio"), message)
     }
 }

@@ -32,7 +32,9 @@ final class SensorCSVReaderTests: XCTestCase {
 
     func test_accelerometerReader_reads_epochAndISO8601_withoutHeader() throws {
         let files = try DataSourceTestFiles()
-        let url = try files.text("a.csv", """
+        let url = try files.text(
+            "a.csv",
+            """
             1700000001.5,0,0,1
             2023-11-14T22:13:22.25Z,0,0,1
             2023-11-15 00:13:23+02:00,0,0,1
@@ -219,5 +221,35 @@ final class SensorCSVReaderTests: XCTestCase {
         let start = Date(timeIntervalSince1970: 1_000)
         XCTAssertEqual(CSVTimestampParser.parse("2.5", startTime: start), .date(Date(timeIntervalSince1970: 1_002.5)))
         XCTAssertEqual(CSVTimestampParser.parse("-inf", startTime: start), .nonFinite)
+    }
+
+    func test_numberParser_matchesDoubleParsing_forEveryForm() {
+        var generator = SystemRandomNumberGenerator()
+        var texts = [
+            "0", "-0", "+1", "1.", ".5", "-.5", "9.80665", "1706742000.25", "1e5", "1.5E-3", "12345678901234567890",
+            "0.1234567890123456789", "1e300", "4.9e-324", "nan", "-inf", "0x1p3", "", "-", ".", "1e", "1.2.3", "abc",
+            "9007199254740993", "1e23", "1e22",
+        ]
+        for _ in 0..<2_000 {
+            let mantissa = Int64.random(in: -10_000_000_000...10_000_000_000, using: &generator)
+            let decimals = Int.random(in: 0...12, using: &generator)
+            let exponent = Int.random(in: -30...30, using: &generator)
+            var text = String(mantissa)
+            if decimals > 0, text.count > decimals + 1 {
+                text.insert(".", at: text.index(text.endIndex, offsetBy: -decimals))
+            }
+            if Bool.random(using: &generator) { text += "e\(exponent)" }
+            texts.append(text)
+        }
+        for text in texts {
+            var copy = text
+            let parsed = copy.withUTF8 { CSVNumberParser.parse($0) }
+            let expected = Double(text)
+            if let expected, expected.isNaN {
+                XCTAssertTrue(parsed?.isNaN ?? false, text)
+            } else {
+                XCTAssertEqual(parsed?.bitPattern, expected?.bitPattern, text)
+            }
+        }
     }
 }

@@ -1,6 +1,6 @@
+import TestSupport
 import XCTest
 
-import TestSupport
 @testable import SleepAnalysis
 
 final class LicenseAuthorizerTests: XCTestCase {
@@ -15,7 +15,9 @@ final class LicenseAuthorizerTests: XCTestCase {
 
     override func tearDown() { directory.remove() }
 
-    private var cache: LicenseTokenCache { LicenseTokenCache(directory: directory.url.appendingPathComponent("license")) }
+    private var cache: LicenseTokenCache {
+        LicenseTokenCache(directory: directory.url.appendingPathComponent("license"))
+    }
 
     private func authorizer(trusting trusted: [LicenseKeyPair]? = nil) throws -> LicenseAuthorizer {
         LicenseAuthorizer(
@@ -73,7 +75,8 @@ final class LicenseAuthorizerTests: XCTestCase {
         let apiKey = try key()
         _ = try authorizer().authorize(apiKey: apiKey, forceRefresh: false, now: now)
         let stranger = try LicenseIssuer.generateKeyPair()
-        XCTAssertThrowsError(try authorizer(trusting: [stranger]).authorize(apiKey: apiKey, forceRefresh: false, now: now))
+        XCTAssertThrowsError(
+            try authorizer(trusting: [stranger]).authorize(apiKey: apiKey, forceRefresh: false, now: now))
     }
 
     func test_clear_removesCachedLicenses() throws {

@@ -1,6 +1,6 @@
+import TestSupport
 import XCTest
 
-import TestSupport
 @testable import SleepAnalysis
 
 final class LicenseVerifierTests: XCTestCase {
@@ -108,7 +108,8 @@ final class LicenseVerifierTests: XCTestCase {
             version: 1, issuer: try LicenseIssuerKeyID.of(keys.publicKey), subject: "s",
             features: ["sleepStaging", "teleportation"], issuedAt: 0, expiresAt: 4_000_000_000, modelStore: nil)
         let bytes = try JSONEncoder().encode(payload)
-        let key = LicenseKey.serialise(payloadBytes: bytes, signature: try Sodium.sign(bytes, secretKey: keys.privateKey))
+        let key = LicenseKey.serialise(
+            payloadBytes: bytes, signature: try Sodium.sign(bytes, secretKey: keys.privateKey))
         // Then the error names it
         let why = rejection { try self.verifier(trusting: keys).verify(key, now: self.now) }
         XCTAssertTrue(why.contains("unknown features: teleportation"), why)
@@ -123,7 +124,9 @@ final class LicenseVerifierTests: XCTestCase {
         flipped[signatureStart] = flipped[signatureStart] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         let messages = [
             rejection { try self.verifier(trusting: keys).verify("garbage", now: self.now) },
-            rejection { try self.verifier(trusting: keys).verify(String(decoding: flipped, as: UTF8.self), now: self.now) },
+            rejection {
+                try self.verifier(trusting: keys).verify(String(decoding: flipped, as: UTF8.self), now: self.now)
+            },
             rejection { try self.verifier(trusting: stranger).verify(valid, now: self.now) },
             rejection { try self.verifier(trusting: keys).verify(try self.issue(keys, expires: -10), now: self.now) },
         ]

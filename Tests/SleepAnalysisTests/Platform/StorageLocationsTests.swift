@@ -1,6 +1,6 @@
+import TestSupport
 import XCTest
 
-import TestSupport
 @testable import SleepAnalysis
 
 final class StorageLocationsTests: XCTestCase {

@@ -1,6 +1,6 @@
+import TestSupport
 import XCTest
 
-import TestSupport
 @testable import SleepAnalysis
 
 final class TelemetryTests: XCTestCase {
@@ -32,7 +32,8 @@ final class TelemetryTests: XCTestCase {
         withSpool.analytics("analysis.started", sessionId: UUID())
         // Then nothing is queued anywhere
         XCTAssertTrue(sink.events.isEmpty)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("telemetry.jsonl").path))
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("telemetry.jsonl").path))
     }
 
     func test_reporter_recordsAnalyticsEvent_whenAnalyticsOn() throws {
@@ -88,7 +89,8 @@ final class TelemetryTests: XCTestCase {
         XCTAssertFalse(user.count >= 3 && json.contains(user), "user name leaked")
         XCTAssertFalse(NSHomeDirectory().count > 1 && json.contains(NSHomeDirectory()), "home directory leaked")
         for path in ["/etc/machine-id", "/var/lib/dbus/machine-id"] {
-            if let id = try? String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+            if let id = try? String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines),
                 !id.isEmpty
             {
                 XCTAssertFalse(json.contains(id), "machine id leaked")

@@ -33,7 +33,9 @@ final class AccelerometerCSVReader {
             timestamp: row.timestamp, x: row.values[0] * scale, y: row.values[1] * scale, z: row.values[2] * scale)
     }
 
-    private static func resolveUnit(of rows: SensorCSVReader, callerUnit: AccelerationUnit?) throws(CSVError) -> AccelerationUnit {
+    private static func resolveUnit(
+        of rows: SensorCSVReader, callerUnit: AccelerationUnit?
+    ) throws(CSVError) -> AccelerationUnit {
         var statements: [(unit: AccelerationUnit, line: Int, origin: String)] = []
         for comment in rows.preambleComments {
             guard let colon = comment.text.firstIndex(of: ":") else { continue }

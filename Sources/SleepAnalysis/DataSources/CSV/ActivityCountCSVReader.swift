@@ -18,8 +18,9 @@ final class ActivityCountCSVReader {
     func next() throws(CSVError) -> ActivityCountSample? {
         guard let row = try rows.next() else { return nil }
         guard row.values[0] >= 0 else {
-            throw CSVError(path: rows.path, line: row.line,
-                           reason: .valueOutOfRange(column: rows.columnNames[1], value: row.values[0]))
+            throw CSVError(
+                path: rows.path, line: row.line,
+                reason: .valueOutOfRange(column: rows.columnNames[1], value: row.values[0]))
         }
         return ActivityCountSample(timestamp: row.timestamp, activityCount: row.values[0])
     }

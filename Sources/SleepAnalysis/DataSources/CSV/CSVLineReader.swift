@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads a text file one line at a time through `getline`, so memory is one line whatever the file's length.
 ///
@@ -42,10 +43,11 @@ final class CSVLineReader {
         fclose(file)
     }
 
-    /// Returns the next line without its terminator, or nil at the end of the file.
+    /// Returns the next line's bytes without its terminator (and without a byte-order mark on line 1), or nil at
+    /// the end of the file. The bytes are valid until the next call.
     ///
-    /// - Throws: `CSVError` `.unreadable` on an I/O error, `.malformedRow` when the line is not UTF-8.
-    func nextLine() throws(CSVError) -> String? {
+    /// - Throws: `CSVError` `.unreadable` on an I/O error.
+    func nextLineBytes() throws(CSVError) -> UnsafeBufferPointer<UInt8>? {
         let length = getline(&buffer, &capacity, file)
         if length < 0 {
             if ferror(file) != 0 {
@@ -54,14 +56,13 @@ final class CSVLineReader {
             return nil
         }
         lineNumber += 1
-        guard let buffer else { return "" }
+        guard let buffer else { return UnsafeBufferPointer(start: nil, count: 0) }
         var count = length
         while count > 0, buffer[count - 1] == 0x0A || buffer[count - 1] == 0x0D { count -= 1 }
-        let bytes = UnsafeRawBufferPointer(start: buffer, count: count).bindMemory(to: UInt8.self)
-        guard var line = String(validating: bytes, as: UTF8.self) else {
-            throw CSVError(path: path, line: lineNumber, reason: .malformedRow("not UTF-8 text"))
+        var bytes = UnsafeRawBufferPointer(start: buffer, count: count).bindMemory(to: UInt8.self)
+        if lineNumber == 1, count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            bytes = UnsafeBufferPointer(rebasing: bytes[3...])
         }
-        if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line.removeFirst() }
-        return line
+        return bytes
     }
 }

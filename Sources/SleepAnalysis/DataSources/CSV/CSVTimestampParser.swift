@@ -23,28 +23,41 @@ enum CSVTimestampParser {
 
     /// Parses `text` (already trimmed); relative seconds count from `startTime`.
     static func parse(_ text: Substring, startTime: Date) -> Outcome {
-        if let seconds = Double(text) {
+        var copy = String(text)
+        return copy.withUTF8 { parse($0, startTime: startTime) }
+    }
+
+    /// Parses the field's bytes (already trimmed); relative seconds count from `startTime`.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, startTime: Date) -> Outcome {
+        if let seconds = CSVNumberParser.parse(bytes) {
             guard seconds.isFinite else { return .nonFinite }
             if seconds > absoluteThreshold { return .date(Date(timeIntervalSince1970: seconds)) }
             return .date(startTime.addingTimeInterval(seconds))
         }
-        if let date = parseISO8601(text) { return .date(date) }
+        if let date = parseISO8601(bytes) { return .date(date) }
         return .unparsable
     }
 
     /// Parses `YYYY-MM-DD(T| )hh:mm:ss[.fraction](Z|±hh:mm|±hhmm|±hh)`; nil when it is anything else.
     static func parseISO8601(_ text: Substring) -> Date? {
-        var scanner = DigitScanner(bytes: Array(text.utf8))
+        var copy = String(text)
+        return copy.withUTF8 { parseISO8601($0) }
+    }
+
+    /// Parses `YYYY-MM-DD(T| )hh:mm:ss[.fraction](Z|±hh:mm|±hhmm|±hh)` from bytes; nil when it is anything else.
+    static func parseISO8601(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = DigitScanner(bytes: bytes)
         guard let year = scanner.number(digits: 4), scanner.expect(UInt8(ascii: "-")),
-              let month = scanner.number(digits: 2), scanner.expect(UInt8(ascii: "-")),
-              let day = scanner.number(digits: 2),
-              scanner.expect(UInt8(ascii: "T")) || scanner.expect(UInt8(ascii: "t")) || scanner.expect(UInt8(ascii: " ")),
-              let hour = scanner.number(digits: 2), scanner.expect(UInt8(ascii: ":")),
-              let minute = scanner.number(digits: 2), scanner.expect(UInt8(ascii: ":")),
-              let second = scanner.number(digits: 2)
+            let month = scanner.number(digits: 2), scanner.expect(UInt8(ascii: "-")),
+            let day = scanner.number(digits: 2),
+            scanner.expect(UInt8(ascii: "T")) || scanner.expect(UInt8(ascii: "t"))
+                || scanner.expect(UInt8(ascii: " ")),
+            let hour = scanner.number(digits: 2), scanner.expect(UInt8(ascii: ":")),
+            let minute = scanner.number(digits: 2), scanner.expect(UInt8(ascii: ":")),
+            let second = scanner.number(digits: 2)
         else { return nil }
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 61
+            hour < 24, minute < 60, second < 61
         else { return nil }
 
         var fraction = 0.0
@@ -80,7 +93,7 @@ enum CSVTimestampParser {
 
 /// A cursor over ASCII bytes for the ISO 8601 parser.
 private struct DigitScanner {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
 
     var isAtEnd: Bool { position == bytes.count }

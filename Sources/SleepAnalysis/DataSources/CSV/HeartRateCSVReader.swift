@@ -17,8 +17,9 @@ final class HeartRateCSVReader {
     func next() throws(CSVError) -> HeartRateSample? {
         guard let row = try rows.next() else { return nil }
         guard row.values[0] > 0 else {
-            throw CSVError(path: rows.path, line: row.line,
-                           reason: .valueOutOfRange(column: rows.columnNames[1], value: row.values[0]))
+            throw CSVError(
+                path: rows.path, line: row.line,
+                reason: .valueOutOfRange(column: rows.columnNames[1], value: row.values[0]))
         }
         return HeartRateSample(timestamp: row.timestamp, bpm: row.values[0])
     }

@@ -1,12 +1,13 @@
 import Foundation
 
-/// Reads a sensor CSV file — a timestamp column then numeric value columns — one row at a time.
+/// Reads a sensor CSV file — a timestamp column then one to four numeric value columns — one row at a time.
 ///
 /// Lines starting with `#` are comments (those before the first data row are kept in `preambleComments`, for
 /// statements such as `# units: m/s^2`); blank lines are skipped. The first other line is a header when its
 /// first field is not a timestamp; a header must have the expected column count. Every data row is checked:
 /// column count, a timestamp (see `CSVTimestampParser`), finite numbers, timestamps never going backwards.
-/// The first failure throws a `CSVError` with the line number. Not thread-safe: use it from one thread.
+/// The first failure throws a `CSVError` with the line number. Rows are parsed from the line's bytes in place,
+/// without allocating. Not thread-safe: use it from one thread.
 final class SensorCSVReader {
     /// One data row.
     struct Row {
@@ -14,8 +15,8 @@ final class SensorCSVReader {
         var line: Int
         /// When the reading was taken.
         var timestamp: Date
-        /// The value columns, in file order.
-        var values: [Double]
+        /// The value columns, in file order (unused lanes are 0).
+        var values: SIMD4<Double>
     }
 
     /// A comment line before the first data row.
@@ -39,18 +40,21 @@ final class SensorCSVReader {
     private let startTime: Date
     private var pendingRow: Row?
     private var previousTimestamp: Date?
+    private var fields: [Range<Int>] = []
 
     /// Opens `url` and reads up to and including its first data row, so a bad header or first row throws here.
     ///
     /// - Parameters:
     ///   - url: The CSV file.
-    ///   - defaultColumns: The expected column names, timestamp first (used for messages without a header).
+    ///   - defaultColumns: The expected column names, timestamp first, then one to four value columns.
     ///   - startTime: What relative timestamps count from.
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header or a bad first row.
     init(url: URL, defaultColumns: [String], startTime: Date) throws(CSVError) {
+        precondition((2...5).contains(defaultColumns.count), "a timestamp and one to four value columns")
         lines = try CSVLineReader(url: url)
         columnNames = defaultColumns
         self.startTime = startTime
+        fields.reserveCapacity(8)
         try readPreamble()
     }
 
@@ -62,86 +66,127 @@ final class SensorCSVReader {
             pendingRow = nil
             return row
         }
-        while let line = try lines.nextLine() {
-            if let row = try parse(line: line, number: lines.lineNumber) { return row }
+        while let bytes = try lines.nextLineBytes() {
+            let line = Self.trimmed(bytes, 0..<bytes.count)
+            if line.isEmpty || bytes[line.lowerBound] == UInt8(ascii: "#") { continue }
+            return try parseRow(bytes, line)
         }
         return nil
     }
 
     private func readPreamble() throws(CSVError) {
-        while let line = try lines.nextLine() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { continue }
-            if trimmed.hasPrefix("#") {
-                let text = trimmed.dropFirst().trimmingCharacters(in: .whitespaces)
-                preambleComments.append(Comment(line: lines.lineNumber, text: text))
+        while let bytes = try lines.nextLineBytes() {
+            let line = Self.trimmed(bytes, 0..<bytes.count)
+            if line.isEmpty { continue }
+            if bytes[line.lowerBound] == UInt8(ascii: "#") {
+                let text = try text(bytes, line.dropFirst())
+                preambleComments.append(
+                    Comment(line: lines.lineNumber, text: text.trimmingCharacters(in: .whitespaces)))
                 continue
             }
-            let fields = Self.fields(of: trimmed)
-            let firstField = fields.first ?? ""
-            if case .unparsable = CSVTimestampParser.parse(firstField, startTime: startTime), headerLine == nil {
+            try split(bytes, line)
+            let first = UnsafeBufferPointer(rebasing: bytes[fields[0]])
+            if case .unparsable = CSVTimestampParser.parse(first, startTime: startTime) {
                 guard fields.count == columnNames.count else {
-                    throw CSVError(path: path, line: lines.lineNumber,
-                                   reason: .wrongColumnCount(expected: columnNames.count, found: fields.count))
+                    throw CSVError(
+                        path: path, line: lines.lineNumber,
+                        reason: .wrongColumnCount(expected: columnNames.count, found: fields.count))
                 }
+                var names: [String] = []
+                for field in fields { names.append(try text(bytes, field).lowercased()) }
                 headerLine = lines.lineNumber
-                columnNames = fields.map { $0.lowercased() }
+                columnNames = names
                 continue
             }
-            pendingRow = try parse(line: line, number: lines.lineNumber)
+            pendingRow = try parseRow(bytes, line)
             return
         }
     }
 
-    private func parse(line: String, number: Int) throws(CSVError) -> Row? {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
-        let fields = Self.fields(of: trimmed)
+    private func parseRow(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) throws(CSVError) -> Row {
+        let number = lines.lineNumber
+        try split(bytes, line)
         guard fields.count == columnNames.count else {
-            throw CSVError(path: path, line: number,
-                           reason: .wrongColumnCount(expected: columnNames.count, found: fields.count))
+            throw CSVError(
+                path: path, line: number, reason: .wrongColumnCount(expected: columnNames.count, found: fields.count))
         }
         for (index, field) in fields.enumerated() where field.isEmpty {
-            throw CSVError(path: path, line: number, reason: .malformedRow("empty field in column '\(columnNames[index])'"))
+            throw CSVError(
+                path: path, line: number, reason: .malformedRow("empty field in column '\(columnNames[index])'"))
         }
 
         let timestamp: Date
-        switch CSVTimestampParser.parse(fields[0], startTime: startTime) {
-        case .date(let date): timestamp = date
+        switch CSVTimestampParser.parse(UnsafeBufferPointer(rebasing: bytes[fields[0]]), startTime: startTime) {
+        case .date(let date):
+            timestamp = date
         case .nonFinite:
-            throw CSVError(path: path, line: number, reason: .nonFiniteValue(column: columnNames[0], text: String(fields[0])))
+            throw CSVError(
+                path: path, line: number,
+                reason: .nonFiniteValue(column: columnNames[0], text: try text(bytes, fields[0])))
         case .unparsable:
-            throw CSVError(path: path, line: number, reason: .unparsableTimestamp(String(fields[0])))
+            throw CSVError(path: path, line: number, reason: .unparsableTimestamp(try text(bytes, fields[0])))
         }
         if let previousTimestamp, timestamp < previousTimestamp {
-            throw CSVError(path: path, line: number,
-                           reason: .timestampWentBackwards(previous: previousTimestamp, current: timestamp))
+            throw CSVError(
+                path: path, line: number,
+                reason: .timestampWentBackwards(previous: previousTimestamp, current: timestamp))
         }
 
-        var values: [Double] = []
-        values.reserveCapacity(fields.count - 1)
+        var values = SIMD4<Double>()
         for index in 1..<fields.count {
-            guard let value = Double(fields[index]) else {
-                throw CSVError(path: path, line: number,
-                               reason: .unparsableNumber(column: columnNames[index], text: String(fields[index])))
+            guard let value = CSVNumberParser.parse(UnsafeBufferPointer(rebasing: bytes[fields[index]])) else {
+                throw CSVError(
+                    path: path, line: number,
+                    reason: .unparsableNumber(column: columnNames[index], text: try text(bytes, fields[index])))
             }
             guard value.isFinite else {
-                throw CSVError(path: path, line: number,
-                               reason: .nonFiniteValue(column: columnNames[index], text: String(fields[index])))
+                throw CSVError(
+                    path: path, line: number,
+                    reason: .nonFiniteValue(column: columnNames[index], text: try text(bytes, fields[index])))
             }
-            values.append(value)
+            values[index - 1] = value
         }
         previousTimestamp = timestamp
         return Row(line: number, timestamp: timestamp, values: values)
     }
 
-    /// Splits a line on commas and trims each field.
-    private static func fields(of line: String) -> [Substring] {
-        line.split(separator: ",", omittingEmptySubsequences: false).map { field in
-            var field = field
-            while let first = field.first, first == " " || first == "\t" { field.removeFirst() }
-            while let last = field.last, last == " " || last == "\t" { field.removeLast() }
-            return field
+    /// Splits `line` of `bytes` on commas into `fields`, each trimmed of spaces and tabs.
+    ///
+    /// - Throws: `CSVError` `.malformedRow` when the line is not UTF-8.
+    private func split(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) throws(CSVError) {
+        fields.removeAll(keepingCapacity: true)
+        var fieldStart = line.lowerBound
+        var isASCII = true
+        for index in line {
+            let byte = bytes[index]
+            if byte >= 0x80 { isASCII = false }
+            if byte == UInt8(ascii: ",") {
+                fields.append(Self.trimmed(bytes, fieldStart..<index))
+                fieldStart = index + 1
+            }
         }
+        fields.append(Self.trimmed(bytes, fieldStart..<line.upperBound))
+        if !isASCII, String(validating: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self) == nil {
+            throw CSVError(path: path, line: lines.lineNumber, reason: .malformedRow("not UTF-8 text"))
+        }
+    }
+
+    /// The text of `range`, for names and messages.
+    ///
+    /// - Throws: `CSVError` `.malformedRow` when it is not UTF-8.
+    private func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(CSVError) -> String {
+        guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
+            throw CSVError(path: path, line: lines.lineNumber, reason: .malformedRow("not UTF-8 text"))
+        }
+        return text
+    }
+
+    /// `range` without leading and trailing spaces and tabs.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+        return lower..<upper
     }
 }

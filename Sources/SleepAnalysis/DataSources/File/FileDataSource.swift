@@ -24,6 +24,8 @@ public final class FileDataSource: DataSource {
     public var isFinite: Bool { true }
     /// The audio file's length in seconds, as its header says, or nil without a readable audio file.
     public let audioDuration: TimeInterval?
+    /// The audio file's sample rate (chunks are delivered at it), or nil without a readable audio file.
+    public let audioSampleRate: Double?
 
     /// The audio file, if any.
     public let audioURL: URL?
@@ -51,9 +53,11 @@ public final class FileDataSource: DataSource {
     ///   - pace: How fast to replay; timestamps are the same at every pace.
     ///   - accelerometerUnit: The accelerometer file's unit when the file does not say; a file that says
     ///     otherwise is rejected at start.
-    public init(audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil,
-                startTime: Date? = nil, pace: ReplayPace = .asFastAsPossible,
-                accelerometerUnit: AccelerationUnit? = nil) {
+    public init(
+        audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil,
+        startTime: Date? = nil, pace: ReplayPace = .asFastAsPossible,
+        accelerometerUnit: AccelerationUnit? = nil
+    ) {
         self.audioURL = audio
         self.accelerometerURL = accelerometer
         self.heartRateURL = heartRate
@@ -64,11 +68,13 @@ public final class FileDataSource: DataSource {
         let probe = audio.flatMap { try? AudioFileReader(url: $0) }
         self.channelCount = probe?.channelCount ?? 0
         self.audioDuration = probe.map { Double($0.frameCount) / $0.sampleRate }
+        self.audioSampleRate = probe?.sampleRate
     }
 
     /// Opens the files, checks them, and starts replaying to `sink` on a thread of its own; returns at once.
     /// A source that has finished may be started again: it replays from the beginning.
     ///
+    /// - Parameter sink: Where the data goes, in time order.
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` without any file or with a bad pace,
     ///   `.invalidInput` for a missing, unreadable, unknown-format or truncated audio file or a missing or
     ///   malformed CSV file (header or first row), `.analysisAlreadyRunning` while it is running.
@@ -89,8 +95,9 @@ public final class FileDataSource: DataSource {
             } catch {
                 throw error.sdkError
             }
-            job = FileReplayJob(audio: audio, sensors: sensors, startTime: startTime, pacer: pacer,
-                                lifecycle: lifecycle, sink: sink)
+            job = FileReplayJob(
+                audio: audio, sensors: sensors, startTime: startTime, pacer: pacer,
+                lifecycle: lifecycle, sink: sink)
         } catch {
             lifecycle.abandonStart()
             throw error

@@ -20,8 +20,10 @@ final class FileReplayJob: @unchecked Sendable {
     private let lifecycle: SourceLifecycle
     private let sink: any SensorDataSink
 
-    init(audio: AudioFileReader?, sensors: SensorFileStreams, startTime: Date, pacer: ReplayPacer,
-         lifecycle: SourceLifecycle, sink: any SensorDataSink) {
+    init(
+        audio: AudioFileReader?, sensors: SensorFileStreams, startTime: Date, pacer: ReplayPacer,
+        lifecycle: SourceLifecycle, sink: any SensorDataSink
+    ) {
         self.audio = audio
         self.sensors = sensors
         self.startTime = startTime
@@ -71,8 +73,11 @@ final class FileReplayJob: @unchecked Sendable {
             guard pacer.wait(until: end, lifecycle: lifecycle) else { return }
             try sensors.deliverRows(before: end, to: sink)
             guard !lifecycle.isStopRequested else { return }
-            sink.deliver(.audio(AudioChunk(
-                samples: samples, channelCount: channelCount, sampleRate: sampleRate, firstFrameIndex: firstFrameIndex)))
+            sink.deliver(
+                .audio(
+                    AudioChunk(
+                        samples: samples, channelCount: channelCount, sampleRate: sampleRate,
+                        firstFrameIndex: firstFrameIndex)))
             firstFrameIndex += Int64(frameCount)
         }
     }

@@ -19,12 +19,16 @@ final class SensorFileStreams {
     /// Opens the given files and reads the first row of each.
     ///
     /// - Throws: `CSVError` when a file is missing, unreadable, or its header or first row is bad.
-    init(accelerometer: URL?, heartRate: URL?, activityCounts: URL?, startTime: Date,
-         accelerometerUnit: AccelerationUnit?) throws(CSVError) {
+    init(
+        accelerometer: URL?, heartRate: URL?, activityCounts: URL?, startTime: Date,
+        accelerometerUnit: AccelerationUnit?
+    ) throws(CSVError) {
         self.accelerometer = try accelerometer.map { url throws(CSVError) in
             try AccelerometerCSVReader(url: url, startTime: startTime, unit: accelerometerUnit)
         }
-        self.heartRate = try heartRate.map { url throws(CSVError) in try HeartRateCSVReader(url: url, startTime: startTime) }
+        self.heartRate = try heartRate.map { url throws(CSVError) in
+            try HeartRateCSVReader(url: url, startTime: startTime)
+        }
         self.activityCounts = try activityCounts.map { url throws(CSVError) in
             try ActivityCountCSVReader(url: url, startTime: startTime)
         }

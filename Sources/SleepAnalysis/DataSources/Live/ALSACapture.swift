@@ -5,7 +5,8 @@ import Foundation
 /// closed by `close()`. Every ALSA call goes through `ALSAFunctions` and every return code is checked; a failure
 /// becomes an `ALSAError`. Not thread-safe: one thread opens it, then hands it to the capture thread.
 ///
-/// Negotiation: interleaved access; the first of S16_LE, S32_LE, FLOAT_LE the device takes; the channel count
+/// The PCM is opened non-blocking (a busy device fails with `-EBUSY` instead of hanging `start`), then switched
+/// to blocking reads. Negotiation: interleaved access; the first of S16_LE, S32_LE, FLOAT_LE the device takes; the channel count
 /// asked for, else stereo when offered, else mono; the first of 16000, 48000, 44100 Hz offered, else the rate
 /// nearest 48000; periods of about 100 ms in a buffer of about 1 s.
 final class ALSACapture {
@@ -60,6 +61,7 @@ final class ALSACapture {
 
         let negotiated: (format: PCMSampleFormat, rate: Int, channels: Int, period: Int)
         do {
+            try Self.check(alsa.setBlocking(opened), "snd_pcm_nonblock", device.name, alsa)
             negotiated = try Self.negotiate(opened, requestedChannels, device.name, alsa)
             try Self.check(alsa.prepare(opened), "snd_pcm_prepare", device.name, alsa)
             try Self.check(alsa.start(opened), "snd_pcm_start", device.name, alsa)
@@ -74,8 +76,9 @@ final class ALSACapture {
         sampleRate = negotiated.rate
         channelCount = negotiated.channels
         periodFrames = negotiated.period
-        buffer = .allocate(byteCount: negotiated.period * negotiated.channels * negotiated.format.bytesPerSample,
-                           alignment: 16)
+        buffer = .allocate(
+            byteCount: negotiated.period * negotiated.channels * negotiated.format.bytesPerSample,
+            alignment: 16)
     }
 
     deinit {
@@ -111,8 +114,9 @@ final class ALSACapture {
             throw Self.failure("snd_pcm_readi", deviceName, "returned \(got) frames for \(wanted) asked")
         }
         let samples = got * channelCount
-        return format.convert(UnsafeRawBufferPointer(rebasing: buffer[0..<samples * format.bytesPerSample]),
-                              count: samples)
+        return format.convert(
+            UnsafeRawBufferPointer(rebasing: buffer[0..<samples * format.bytesPerSample]),
+            count: samples)
     }
 
     /// Closes the PCM and releases the loaded configuration.
@@ -143,7 +147,9 @@ final class ALSACapture {
         }
     }
 
-    private static func loadConfiguration(_ text: String, _ device: String, _ alsa: ALSAFunctions)
+    private static func loadConfiguration(
+        _ text: String, _ device: String, _ alsa: ALSAFunctions
+    )
         throws(ALSAError) -> OpaquePointer?
     {
         var top: OpaquePointer?
@@ -164,8 +170,10 @@ final class ALSACapture {
         return top
     }
 
-    private static func negotiate(_ pcm: OpaquePointer, _ requestedChannels: Int?, _ device: String,
-                                  _ alsa: ALSAFunctions)
+    private static func negotiate(
+        _ pcm: OpaquePointer, _ requestedChannels: Int?, _ device: String,
+        _ alsa: ALSAFunctions
+    )
         throws(ALSAError) -> (format: PCMSampleFormat, rate: Int, channels: Int, period: Int)
     {
         var params: OpaquePointer?
@@ -174,12 +182,15 @@ final class ALSACapture {
         defer { alsa.hwParamsFree(params) }
 
         try check(alsa.hwParamsAny(pcm, params), "snd_pcm_hw_params_any", device, alsa)
-        try check(alsa.hwParamsSetAccess(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED),
-                  "snd_pcm_hw_params_set_access", device, alsa)
+        try check(
+            alsa.hwParamsSetAccess(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED),
+            "snd_pcm_hw_params_set_access", device, alsa)
 
-        guard let format = PCMSampleFormat.allCases.first(where: {
-            alsa.hwParamsTestFormat(pcm, params, $0.alsaFormat) == 0
-        }) else {
+        guard
+            let format = PCMSampleFormat.allCases.first(where: {
+                alsa.hwParamsTestFormat(pcm, params, $0.alsaFormat) == 0
+            })
+        else {
             throw failure("snd_pcm_hw_params_test_format", device, "none of S16_LE, S32_LE, FLOAT_LE is offered")
         }
         try check(alsa.hwParamsSetFormat(pcm, params, format.alsaFormat), "snd_pcm_hw_params_set_format", device, alsa)
@@ -198,11 +209,13 @@ final class ALSACapture {
             try check(alsa.hwParamsSetRateNear(pcm, params, &rate), "snd_pcm_hw_params_set_rate_near", device, alsa)
         }
         var bufferTime = bufferMicroseconds
-        try check(alsa.hwParamsSetBufferTimeNear(pcm, params, &bufferTime),
-                  "snd_pcm_hw_params_set_buffer_time_near", device, alsa)
+        try check(
+            alsa.hwParamsSetBufferTimeNear(pcm, params, &bufferTime),
+            "snd_pcm_hw_params_set_buffer_time_near", device, alsa)
         var periodTime = periodMicroseconds
-        try check(alsa.hwParamsSetPeriodTimeNear(pcm, params, &periodTime),
-                  "snd_pcm_hw_params_set_period_time_near", device, alsa)
+        try check(
+            alsa.hwParamsSetPeriodTimeNear(pcm, params, &periodTime),
+            "snd_pcm_hw_params_set_period_time_near", device, alsa)
         try check(alsa.hwParamsInstall(pcm, params), "snd_pcm_hw_params", device, alsa)
 
         var rate: UInt32 = 0
@@ -217,7 +230,9 @@ final class ALSACapture {
 
     /// Throws an `ALSAError` for a negative ALSA return code.
     @discardableResult
-    private static func check(_ code: Int32, _ operation: String, _ device: String, _ alsa: ALSAFunctions)
+    private static func check(
+        _ code: Int32, _ operation: String, _ device: String, _ alsa: ALSAFunctions
+    )
         throws(ALSAError) -> Int32
     {
         guard code < 0 else { return code }

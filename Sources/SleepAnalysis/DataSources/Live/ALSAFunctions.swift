@@ -15,27 +15,41 @@ struct ALSAFunctions: Sendable {
 
     // Opening and closing.
     var pcmOpen: @Sendable (_ pcm: UnsafeMutablePointer<OpaquePointer?>, _ name: String) -> Int32
-    var pcmOpenWithConfig: @Sendable (
-        _ pcm: UnsafeMutablePointer<OpaquePointer?>, _ name: String, _ config: OpaquePointer) -> Int32
+    var pcmOpenWithConfig:
+        @Sendable (
+            _ pcm: UnsafeMutablePointer<OpaquePointer?>, _ name: String, _ config: OpaquePointer
+        ) -> Int32
+    /// Switches a PCM opened with `SND_PCM_NONBLOCK` (so a busy device fails at once instead of blocking the
+    /// opener) back to blocking reads.
+    var setBlocking: @Sendable (_ pcm: OpaquePointer) -> Int32
     var pcmClose: @Sendable (_ pcm: OpaquePointer) -> Int32
 
     // Hardware parameters.
     var hwParamsMalloc: @Sendable (_ params: UnsafeMutablePointer<OpaquePointer?>) -> Int32
     var hwParamsFree: @Sendable (_ params: OpaquePointer) -> Void
     var hwParamsAny: @Sendable (_ pcm: OpaquePointer, _ params: OpaquePointer) -> Int32
-    var hwParamsSetAccess: @Sendable (_ pcm: OpaquePointer, _ params: OpaquePointer, _ access: snd_pcm_access_t) -> Int32
-    var hwParamsTestFormat: @Sendable (_ pcm: OpaquePointer, _ params: OpaquePointer, _ format: snd_pcm_format_t) -> Int32
-    var hwParamsSetFormat: @Sendable (_ pcm: OpaquePointer, _ params: OpaquePointer, _ format: snd_pcm_format_t) -> Int32
+    var hwParamsSetAccess:
+        @Sendable (_ pcm: OpaquePointer, _ params: OpaquePointer, _ access: snd_pcm_access_t) -> Int32
+    var hwParamsTestFormat:
+        @Sendable (_ pcm: OpaquePointer, _ params: OpaquePointer, _ format: snd_pcm_format_t) -> Int32
+    var hwParamsSetFormat:
+        @Sendable (_ pcm: OpaquePointer, _ params: OpaquePointer, _ format: snd_pcm_format_t) -> Int32
     var hwParamsTestChannels: @Sendable (_ pcm: OpaquePointer, _ params: OpaquePointer, _ channels: UInt32) -> Int32
     var hwParamsSetChannels: @Sendable (_ pcm: OpaquePointer, _ params: OpaquePointer, _ channels: UInt32) -> Int32
     var hwParamsTestRate: @Sendable (_ pcm: OpaquePointer, _ params: OpaquePointer, _ rate: UInt32) -> Int32
     var hwParamsSetRate: @Sendable (_ pcm: OpaquePointer, _ params: OpaquePointer, _ rate: UInt32) -> Int32
-    var hwParamsSetRateNear: @Sendable (
-        _ pcm: OpaquePointer, _ params: OpaquePointer, _ rate: UnsafeMutablePointer<UInt32>) -> Int32
-    var hwParamsSetBufferTimeNear: @Sendable (
-        _ pcm: OpaquePointer, _ params: OpaquePointer, _ microseconds: UnsafeMutablePointer<UInt32>) -> Int32
-    var hwParamsSetPeriodTimeNear: @Sendable (
-        _ pcm: OpaquePointer, _ params: OpaquePointer, _ microseconds: UnsafeMutablePointer<UInt32>) -> Int32
+    var hwParamsSetRateNear:
+        @Sendable (
+            _ pcm: OpaquePointer, _ params: OpaquePointer, _ rate: UnsafeMutablePointer<UInt32>
+        ) -> Int32
+    var hwParamsSetBufferTimeNear:
+        @Sendable (
+            _ pcm: OpaquePointer, _ params: OpaquePointer, _ microseconds: UnsafeMutablePointer<UInt32>
+        ) -> Int32
+    var hwParamsSetPeriodTimeNear:
+        @Sendable (
+            _ pcm: OpaquePointer, _ params: OpaquePointer, _ microseconds: UnsafeMutablePointer<UInt32>
+        ) -> Int32
     var hwParamsInstall: @Sendable (_ pcm: OpaquePointer, _ params: OpaquePointer) -> Int32
     var hwParamsGetRate: @Sendable (_ params: OpaquePointer, _ rate: UnsafeMutablePointer<UInt32>) -> Int32
     var hwParamsGetPeriodSize: @Sendable (_ params: OpaquePointer, _ frames: UnsafeMutablePointer<UInt>) -> Int32
@@ -60,8 +74,11 @@ struct ALSAFunctions: Sendable {
         configLoad: { snd_config_load($0, $1) },
         inputClose: { snd_input_close($0) },
         configDelete: { snd_config_delete($0) },
-        pcmOpen: { pcm, name in snd_pcm_open(pcm, name, SND_PCM_STREAM_CAPTURE, 0) },
-        pcmOpenWithConfig: { pcm, name, config in snd_pcm_open_lconf(pcm, name, SND_PCM_STREAM_CAPTURE, 0, config) },
+        pcmOpen: { pcm, name in snd_pcm_open(pcm, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK) },
+        pcmOpenWithConfig: { pcm, name, config in
+            snd_pcm_open_lconf(pcm, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK, config)
+        },
+        setBlocking: { snd_pcm_nonblock($0, 0) },
         pcmClose: { snd_pcm_close($0) },
         hwParamsMalloc: { snd_pcm_hw_params_malloc($0) },
         hwParamsFree: { snd_pcm_hw_params_free($0) },

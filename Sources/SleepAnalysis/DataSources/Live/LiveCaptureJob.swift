@@ -5,17 +5,22 @@ import Foundation
 final class LiveCaptureJob: @unchecked Sendable {
     /// How long one wait for audio may last before the loop checks for a stop.
     static let waitMilliseconds: Int32 = 100
-    /// How long without any audio before the device counts as stalled.
-    static let stallSeconds = 10.0
+    /// How long without any audio before the device counts as stalled, by default.
+    static let defaultStallSeconds = 10.0
 
     private let capture: ALSACapture
     private let frameLimit: Int64?
+    private let stallSeconds: Double
     private let lifecycle: SourceLifecycle
     private let sink: any SensorDataSink
 
-    init(capture: ALSACapture, frameLimit: Int64?, lifecycle: SourceLifecycle, sink: any SensorDataSink) {
+    init(
+        capture: ALSACapture, frameLimit: Int64?, stallSeconds: Double = defaultStallSeconds,
+        lifecycle: SourceLifecycle, sink: any SensorDataSink
+    ) {
         self.capture = capture
         self.frameLimit = frameLimit
+        self.stallSeconds = stallSeconds
         self.lifecycle = lifecycle
         self.sink = sink
     }
@@ -48,15 +53,17 @@ final class LiveCaptureJob: @unchecked Sendable {
                 maxFrames: Int(min(remaining, Int64(capture.periodFrames))), timeoutMilliseconds: Self.waitMilliseconds)
             let now = DispatchTime.now().uptimeNanoseconds
             guard !samples.isEmpty else {
-                if Double(now - lastAudio) / 1e9 > Self.stallSeconds {
-                    throw ALSAError(operation: "snd_pcm_wait", device: capture.deviceName, code: 0,
-                                    message: "no audio for \(Int(Self.stallSeconds)) s")
+                if Double(now - lastAudio) / 1e9 > stallSeconds {
+                    throw ALSAError(
+                        operation: "snd_pcm_wait", device: capture.deviceName, code: 0,
+                        message: "no audio for \(stallSeconds) s")
                 }
                 continue
             }
             lastAudio = now
-            let chunk = AudioChunk(samples: samples, channelCount: capture.channelCount,
-                                   sampleRate: Double(capture.sampleRate), firstFrameIndex: framesCaptured)
+            let chunk = AudioChunk(
+                samples: samples, channelCount: capture.channelCount,
+                sampleRate: Double(capture.sampleRate), firstFrameIndex: framesCaptured)
             framesCaptured += Int64(chunk.frameCount)
             sink.deliver(.audio(chunk))
         }

@@ -19,6 +19,7 @@ public final class LiveDataSource: DataSource {
 
     private let alsaDevice: ALSADevice
     private let frameLimit: Int64?
+    private let stallSeconds: Double
     private let alsa: ALSAFunctions
     private let lifecycle = SourceLifecycle()
     private let negotiated: DataSourceLock<(startTime: Date, channelCount: Int, sampleRate: Double?)>
@@ -35,6 +36,7 @@ public final class LiveDataSource: DataSource {
         self.maximumDuration = maximumDuration
         alsaDevice = .named(device)
         frameLimit = nil
+        stallSeconds = LiveCaptureJob.defaultStallSeconds
         alsa = .system
         negotiated = DataSourceLock((Date(), preferredChannelCount ?? 2, nil))
     }
@@ -48,14 +50,18 @@ public final class LiveDataSource: DataSource {
     ///   - pcmName: The PCM to open.
     ///   - channelCount: 1 or 2.
     ///   - frameLimit: Frames after which capture ends by itself, or nil.
+    ///   - stallSeconds: How long without audio before the device counts as stalled (a failure).
     ///   - alsa: The ALSA functions to call (tests may substitute some).
-    init(configuration: String, pcmName: String, channelCount: Int, frameLimit: Int64?,
-         alsa: ALSAFunctions = .system) {
+    init(
+        configuration: String, pcmName: String, channelCount: Int, frameLimit: Int64?,
+        stallSeconds: Double = LiveCaptureJob.defaultStallSeconds, alsa: ALSAFunctions = .system
+    ) {
         device = pcmName
         preferredChannelCount = channelCount
         maximumDuration = nil
         alsaDevice = .configuration(text: configuration, pcmName: pcmName)
         self.frameLimit = frameLimit
+        self.stallSeconds = stallSeconds
         self.alsa = alsa
         negotiated = DataSourceLock((Date(), channelCount, nil))
     }
@@ -72,6 +78,7 @@ public final class LiveDataSource: DataSource {
     /// Opens the device, negotiates the format and starts capturing to `sink` on a thread of its own; returns at
     /// once. A source that has finished may be started again.
     ///
+    /// - Parameter sink: Where the captured audio goes.
     /// - Throws: `SleepCycleSdkError.dataSourceFailure` when the device cannot be opened or offers no usable
     ///   format, `.invalidConfiguration` for a channel count other than 1 or 2 or a non-positive duration,
     ///   `.analysisAlreadyRunning` while it is running.
@@ -92,7 +99,8 @@ public final class LiveDataSource: DataSource {
         }
         let limit = frameLimit ?? maximumDuration.map { Int64(($0 * Double(capture.sampleRate)).rounded()) }
         negotiated.withLock { $0 = (Date(), capture.channelCount, Double(capture.sampleRate)) }
-        let job = LiveCaptureJob(capture: capture, frameLimit: limit, lifecycle: lifecycle, sink: sink)
+        let job = LiveCaptureJob(
+            capture: capture, frameLimit: limit, stallSeconds: stallSeconds, lifecycle: lifecycle, sink: sink)
         let thread = Thread { job.run() }
         thread.name = "SleepAnalysis.LiveDataSource"
         thread.start()

@@ -2,7 +2,7 @@ import CALSA
 import Foundation
 
 #if _endian(big)
-#error("The ALSA capture reads little-endian sample formats with native loads: big-endian hosts are unsupported")
+    #error("The ALSA capture reads little-endian sample formats with native loads: big-endian hosts are unsupported")
 #endif
 
 /// A capture sample format the live source can negotiate, in order of preference, and its conversion to Float.

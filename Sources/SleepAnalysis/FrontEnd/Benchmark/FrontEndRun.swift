@@ -12,7 +12,7 @@ public enum FrontEndRun {
         public var inputSampleRate: Double
         /// Analysis frames made (0 when only reading).
         public var frames: Int64
-        /// Sum of every feature value, so no stage can be optimised away (and runs can be compared).
+        /// Sum of every frame's dB SPL and of each block's last features, so no stage can be optimised away.
         public var checksum: Double
     }
 
@@ -31,10 +31,10 @@ public enum FrontEndRun {
     /// - Parameters:
     ///   - file: the recording (mono or stereo; stereo is averaged to mono before resampling).
     ///   - stages: how far to go.
-    ///   - blockFrames: frames per read.
+    ///   - blockFrames: frames per read (16 Ki keeps each block under glibc's 128 KiB mmap threshold).
     /// - Returns: the run's summary.
     /// - Throws: `SleepCycleSdkError.invalidInput` for an unreadable file.
-    public static func run(file: URL, stages: Stages, blockFrames: Int = 32_768) throws -> Summary {
+    public static func run(file: URL, stages: Stages, blockFrames: Int = 16_384) throws -> Summary {
         let reader = try AudioFileReader(url: file)
         let channels = reader.channelCount
         let resampler = try Resampler(inputRate: reader.sampleRate, outputRate: 16_000, channelCount: 1)
@@ -44,7 +44,7 @@ public enum FrontEndRun {
         func analyze(_ samples: [Float]) {
             let block = frontEnd.process(samples)
             frames += Int64(block.frameCount)
-            checksum += Double(block.dbSpl.reduce(0, +)) + Double(block.logMel.reduce(0, +)) * 1e-3
+            checksum += Double(block.dbSpl.reduce(0, +)) + Double(block.logMel.last ?? 0) + Double(block.dbfs.last ?? 0)
         }
         while let block = try reader.read(maxFrames: blockFrames) {
             let mono = channels == 1 ? block : stride(from: 0, to: block.count, by: channels).map {

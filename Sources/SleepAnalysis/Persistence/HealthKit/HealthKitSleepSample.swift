@@ -14,6 +14,13 @@ public struct HealthKitSleepSample: Sendable, Hashable, Codable {
     public var timeZone: String
 
     /// Creates a sample.
+    ///
+    /// - Parameters:
+    ///   - value: The category value.
+    ///   - startDate: When the sample starts.
+    ///   - endDate: When the sample ends.
+    ///   - sessionId: The session it comes from.
+    ///   - timeZone: The identifier of the session's time zone (HealthKit's `HKMetadataKeyTimeZone`).
     public init(value: HealthKitSleepValue, startDate: Date, endDate: Date, sessionId: UUID, timeZone: String) {
         self.value = value
         self.startDate = startDate

@@ -23,6 +23,18 @@ public struct JournalSession: Sendable, Hashable, Codable {
     public var sourceStartTime: Date
 
     /// Creates a record.
+    ///
+    /// - Parameters:
+    ///   - sessionId: The session.
+    ///   - channel: The channel it analyses.
+    ///   - config: Its sensors.
+    ///   - smartAlarmConfig: Its smart alarm, if any (kept current by `SessionJournal.updateSmartAlarm`).
+    ///   - startTime: When the session started.
+    ///   - timeZoneIdentifier: The identifier of the time zone in force at the start (e.g. `Europe/Berlin`).
+    ///   - enabledFeatures: The names of the licence features enabled for the session
+    ///     (`SleepAnalysisFeatures.enabledNames`).
+    ///   - sourceDescription: A description of the data source (device name or file paths), to reopen it on resume.
+    ///   - sourceStartTime: The time of the data source's first sample.
     public init(
         sessionId: UUID, channel: AnalysisChannel, config: SleepAnalysisConfig, smartAlarmConfig: SmartAlarmConfig?,
         startTime: Date, timeZoneIdentifier: String, enabledFeatures: [String], sourceDescription: String,
@@ -57,6 +69,10 @@ public struct JournalCheckpoint: Sendable, Hashable, Codable {
     public var sampleIndex: Int64
 
     /// Creates a checkpoint.
+    ///
+    /// - Parameters:
+    ///   - processedUntil: The end of the last fully processed stretch of input (e.g. the end of the last epoch).
+    ///   - sampleIndex: The index of the next input sample (at the analysis rate) the pipeline needs.
     public init(processedUntil: Date, sampleIndex: Int64) {
         self.processedUntil = processedUntil
         self.sampleIndex = sampleIndex
@@ -77,6 +93,10 @@ public struct JournalEntry: Sendable, Hashable {
 
     /// Encodes a payload into an entry that adds to the earlier records of its kind.
     ///
+    /// - Parameters:
+    ///   - payload: The payload, encoded.
+    ///   - kind: What the payload is (see `JournalKind`).
+    ///   - time: The time the record concerns (e.g. the epoch's end).
     /// - Throws: `SleepCycleSdkError.storageFailure` when the payload cannot be encoded.
     public init<Payload: Encodable>(_ payload: Payload, kind: String, time: Date) throws {
         self.kind = kind
@@ -87,6 +107,11 @@ public struct JournalEntry: Sendable, Hashable {
 
     /// Encodes a snapshot: an entry that replaces the earlier records of its kind, so only the newest is kept.
     ///
+    /// - Parameters:
+    ///   - payload: The payload, encoded.
+    ///   - kind: What the payload is (see `JournalKind`).
+    ///   - time: The time the record concerns.
+    /// - Returns: The entry.
     /// - Throws: `SleepCycleSdkError.storageFailure` when the payload cannot be encoded.
     public static func snapshot<Payload: Encodable>(
         _ payload: Payload, kind: String, time: Date

@@ -109,6 +109,9 @@ public final class SessionJournal: Sendable {
 
     /// Replaces (or removes, with nil) the smart alarm persisted with a session.
     ///
+    /// - Parameters:
+    ///   - sessionId: The session.
+    ///   - config: The alarm now in force, or nil for none.
     /// - Throws: `SleepCycleSdkError.analysisNotActive` when the session is not journaled;
     ///   `storageFailure` when reading or writing fails.
     public func updateSmartAlarm(sessionId: UUID, config: SmartAlarmConfig?) throws {
@@ -123,6 +126,7 @@ public final class SessionJournal: Sendable {
 
     /// The journaled sessions, oldest start first.
     ///
+    /// - Returns: The session records.
     /// - Throws: `SleepCycleSdkError.storageFailure` when reading or decoding fails.
     public func activeSessions() throws -> [JournalSession] {
         try database.read { connection in
@@ -134,6 +138,8 @@ public final class SessionJournal: Sendable {
 
     /// One journaled session, or nil.
     ///
+    /// - Parameter sessionId: The session.
+    /// - Returns: The session record, or nil if it is not journaled.
     /// - Throws: `SleepCycleSdkError.storageFailure` when reading or decoding fails.
     public func session(_ sessionId: UUID) throws -> JournalSession? {
         try database.read { try session(sessionId, $0) }
@@ -141,6 +147,7 @@ public final class SessionJournal: Sendable {
 
     /// Forgets a session and all its records (after its result was delivered or stored). Unknown ids are ignored.
     ///
+    /// - Parameter sessionId: The session.
     /// - Throws: `SleepCycleSdkError.storageFailure` when writing fails.
     public func finishSession(_ sessionId: UUID) throws {
         try database.write { connection in
@@ -202,6 +209,11 @@ public final class SessionJournal: Sendable {
 
     /// A session's records of one kind, in the order they were appended.
     ///
+    /// - Parameters:
+    ///   - type: The payload type to decode.
+    ///   - kind: The record kind (see `JournalKind`).
+    ///   - sessionId: The session.
+    /// - Returns: The payloads, oldest first.
     /// - Throws: `SleepCycleSdkError.storageFailure` when reading fails or a payload does not decode as `type`.
     public func records<Payload: Decodable>(of type: Payload.Type, kind: String, sessionId: UUID) throws -> [Payload] {
         let rows = try database.read { connection in
@@ -214,6 +226,11 @@ public final class SessionJournal: Sendable {
 
     /// The newest record of one kind (e.g. the alarm snapshot or an engine checkpoint), or nil.
     ///
+    /// - Parameters:
+    ///   - type: The payload type to decode.
+    ///   - kind: The record kind (see `JournalKind`).
+    ///   - sessionId: The session.
+    /// - Returns: The newest payload, or nil if there is none.
     /// - Throws: `SleepCycleSdkError.storageFailure` when reading fails or the payload does not decode.
     public func latest<Payload: Decodable>(of type: Payload.Type, kind: String, sessionId: UUID) throws -> Payload? {
         let row = try database.read { connection in
@@ -227,6 +244,10 @@ public final class SessionJournal: Sendable {
 
     /// How many records of one kind a session has.
     ///
+    /// - Parameters:
+    ///   - kind: The record kind (see `JournalKind`).
+    ///   - sessionId: The session.
+    /// - Returns: The count.
     /// - Throws: `SleepCycleSdkError.storageFailure` when reading fails.
     public func recordCount(kind: String, sessionId: UUID) throws -> Int {
         try database.read { connection in
@@ -240,6 +261,10 @@ public final class SessionJournal: Sendable {
 
     /// Moves a session's checkpoint on its own (prefer passing it to `appendBatch` with the epoch's records).
     ///
+    /// - Parameters:
+    ///   - sessionId: The session.
+    ///   - processedUntil: The end of the last fully processed stretch of input.
+    ///   - sampleIndex: The index of the next input sample (at the analysis rate) the pipeline needs.
     /// - Throws: `SleepCycleSdkError.analysisNotActive` when the session is not journaled;
     ///   `storageFailure` when writing fails.
     public func setCheckpoint(sessionId: UUID, processedUntil: Date, sampleIndex: Int64) throws {
@@ -252,6 +277,8 @@ public final class SessionJournal: Sendable {
 
     /// A session's checkpoint, or nil if none was set (or the session is not journaled).
     ///
+    /// - Parameter sessionId: The session.
+    /// - Returns: The checkpoint, or nil.
     /// - Throws: `SleepCycleSdkError.storageFailure` when reading fails.
     public func checkpoint(sessionId: UUID) throws -> JournalCheckpoint? {
         try database.read { connection in

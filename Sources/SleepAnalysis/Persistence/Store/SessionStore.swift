@@ -160,6 +160,7 @@ public final class SessionStore: Sendable {
     /// The full result of a stored night, or nil.
     ///
     /// - Parameter sessionId: The session.
+    /// - Returns: The result as it was saved, or nil if no night has this session id.
     /// - Throws: `SleepCycleSdkError.storageFailure` when reading or decoding fails.
     public func result(sessionId: UUID) throws -> AnalysisResult? {
         let row = try database.read { connection in
@@ -241,6 +242,7 @@ public final class SessionStore: Sendable {
 
     /// The newest anchor (the state of the store now).
     ///
+    /// - Returns: The anchor of the latest change (pass it to `changes(since:)` later to get what changed after now).
     /// - Throws: `SleepCycleSdkError.storageFailure` when reading fails.
     public func currentAnchor() throws -> SessionStoreAnchor {
         try database.read { try currentAnchor($0) }

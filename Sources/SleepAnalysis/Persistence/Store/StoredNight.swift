@@ -21,6 +21,16 @@ public struct StoredNight: Sendable, Hashable, Codable {
     public var meanBreathingRate: Double?
 
     /// Creates a summary.
+    ///
+    /// - Parameters:
+    ///   - sessionId: The session.
+    ///   - startTime: When the session started.
+    ///   - endTime: When it ended.
+    ///   - timeZone: The time zone in force at its start.
+    ///   - statistics: The night's statistics, when staging ran.
+    ///   - eventCount: How many events were detected.
+    ///   - snoringEventCount: How many snoring events were detected.
+    ///   - meanBreathingRate: The mean of the breathing-rate measurements, in breaths per minute, if any were made.
     public init(
         sessionId: UUID, startTime: Date, endTime: Date, timeZone: TimeZone, statistics: SleepStatistics?,
         eventCount: Int, snoringEventCount: Int, meanBreathingRate: Double?
@@ -63,6 +73,12 @@ public struct SleepStageSample: Sendable, Hashable, Codable {
     public var endDate: Date
 
     /// Creates a sample.
+    ///
+    /// - Parameters:
+    ///   - sessionId: The session.
+    ///   - stage: The stage.
+    ///   - startDate: When the stage started.
+    ///   - endDate: When it ended.
     public init(sessionId: UUID, stage: SleepStage, startDate: Date, endDate: Date) {
         self.sessionId = sessionId
         self.stage = stage
@@ -86,11 +102,18 @@ public struct SessionStoreAnchor: Sendable, Hashable, Codable, Comparable {
     public var rawValue: Int64
 
     /// Creates an anchor from a stored counter.
+    ///
+    /// - Parameter rawValue: The stored value, as `rawValue` returned it.
     public init(rawValue: Int64) {
         self.rawValue = rawValue
     }
 
     /// Orders anchors by their counter.
+    ///
+    /// - Parameters:
+    ///   - lhs: An anchor.
+    ///   - rhs: Another anchor.
+    /// - Returns: True when `lhs` was issued before `rhs`.
     public static func < (lhs: SessionStoreAnchor, rhs: SessionStoreAnchor) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

@@ -51,6 +51,9 @@ public struct StagingEvaluation: Sendable, Codable {
 
     /// Stages one night epoch by epoch, then as a whole.
     ///
+    /// - Parameters:
+    ///   - night: The night, with its epoch inputs.
+    ///   - model: The staging model.
     /// - Returns: the whole-night and the real-time predictions, one per epoch of the night.
     public static func predict(night: WalchNight, model: StagingModel)
         -> (wholeNight: [SleepStagePrediction], realTime: [SleepStagePrediction])

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The breathing-rate estimator's and audio health monitor's cost on synthetic audio, for `sleepanalysis-bench`.
+@_spi(Benchmark)
+public enum VitalsBenchmark {
+    /// What one run measured.
+    public struct Result: Sendable {
+        /// Seconds of audio analysed.
+        public var audioSeconds: Double
+        /// Processor-clock seconds spent in the breathing-rate estimator.
+        public var breathingSeconds: Double
+        /// Processor-clock seconds spent in the audio health monitor.
+        public var healthSeconds: Double
+        /// Estimates the breathing engine produced.
+        public var estimateCount: Int
+    }
+
+    /// Feeds `hours` of noise with breath-like bursts at 14 per minute, in one-second batches, to both engines.
+    ///
+    /// - Parameter hours: Length of the synthetic audio.
+    /// - Returns: The timings.
+    /// - Throws: `SleepCycleSdkError.invalidConfiguration` only if the default configurations were invalid.
+    public static func run(hours: Double) throws -> Result {
+        let breathing = try BreathingRateEstimator(sessionId: UUID())
+        let health = try AudioHealthMonitor(sessionId: UUID())
+        let start = Date(timeIntervalSince1970: 0)
+        var state: UInt32 = 12_345
+        var batch = [Float](repeating: 0, count: AudioBatch.standardLength)
+        var breathingClock = 0.0, healthClock = 0.0
+        var estimates = 0
+        let seconds = Int(hours * 3600)
+        for second in 0..<seconds {
+            for i in batch.indices {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let noise = Float(Int32(bitPattern: state)) / Float(Int32.max)
+                let t = Double(second) + Double(i) / Double(AudioBatch.sampleRate)
+                let phase = (t * 14 / 60).truncatingRemainder(dividingBy: 1)
+                batch[i] = noise * (phase < 0.4 ? 0.004 : 0.001)
+            }
+            let audio = AudioBatch(
+                firstSampleIndex: Int64(second * AudioBatch.sampleRate),
+                startTime: start.addingTimeInterval(Double(second)), samples: batch,
+                features: FeatureBlock(firstFrameIndex: 0, frameCount: 0, melBandCount: 0, logMel: [], dbSpl: [],
+                                       dbfs: []))
+            var clock = ProcessInfo.processInfo.systemUptime
+            estimates += breathing.process(audio).count
+            breathingClock += ProcessInfo.processInfo.systemUptime - clock
+            clock = ProcessInfo.processInfo.systemUptime
+            _ = health.process(audio)
+            healthClock += ProcessInfo.processInfo.systemUptime - clock
+        }
+        estimates += breathing.finish().count
+        return Result(audioSeconds: Double(seconds), breathingSeconds: breathingClock, healthSeconds: healthClock,
+                      estimateCount: estimates)
+    }
+}

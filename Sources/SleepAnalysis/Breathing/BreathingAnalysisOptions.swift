@@ -1,0 +1,25 @@
+/// Settings of an offline breathing analysis (`BreathingAnalysis.analyze`). The defaults are a live session's.
+public struct BreathingAnalysisOptions: Sendable, Hashable {
+    /// The analysed window (seconds, 20...600; 60 in a session). Estimates come every half window, need three
+    /// quarters of a window of data, and rates are searched from two cycles per window up (at least 6 per minute).
+    public var windowSeconds: Double
+    /// Periodicity analysis: the shortest autocorrelation peak at least this fraction of the highest is the period
+    /// candidate (0...1; default 0.7). For evaluation and tuning.
+    public var peakFraction: Double
+    /// Periodicity analysis: how much the two halves of a doubled candidate cycle must differ (fold-test ratio;
+    /// default 2) for the period to be doubled, i.e. for two sounds per cycle to count as inhale and exhale of one
+    /// breath. For evaluation and tuning.
+    public var alternationThreshold: Double
+
+    /// Creates options.
+    ///
+    /// - Parameters:
+    ///   - windowSeconds: Analysed window (default 60 s).
+    ///   - peakFraction: Peak-choice fraction (default 0.7).
+    ///   - alternationThreshold: Fold-test threshold (default 2).
+    public init(windowSeconds: Double = 60, peakFraction: Double = 0.7, alternationThreshold: Double = 2) {
+        self.windowSeconds = windowSeconds
+        self.peakFraction = peakFraction
+        self.alternationThreshold = alternationThreshold
+    }
+}

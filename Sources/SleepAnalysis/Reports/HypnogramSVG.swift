@@ -1,0 +1,86 @@
+import Foundation
+
+/// Draws a night's hypnogram as an SVG picture: stages as rows (awake at the top, deep at the bottom), time along
+/// the bottom with hour ticks in the session's time zone, and snoring events as marks under the chart.
+public enum HypnogramSVG {
+    /// The SVG document for `result` (whole-night staging, or the real-time stages when there is none).
+    ///
+    /// - Parameters:
+    ///   - result: The session's result.
+    ///   - width: Picture width in pixels.
+    ///   - height: Picture height in pixels.
+    /// - Returns: A standalone SVG document.
+    public static func render(_ result: AnalysisResult, width: Int = 960, height: Int = 300) -> String {
+        let intervals = result.sleepStageIntervals.isEmpty ? result.realTimeSleepStageIntervals : result.sleepStageIntervals
+        let left = 70.0
+        let right = Double(width) - 20
+        let top = 30.0
+        let bottom = Double(height) - 60
+        let rows: [SleepStage] = [.awake, .rem, .light, .deep]
+        let rowHeight = (bottom - top) / Double(rows.count)
+        let span = max(1, result.endTime.timeIntervalSince(result.startTime))
+        func x(_ date: Date) -> Double { left + (right - left) * date.timeIntervalSince(result.startTime) / span }
+        func y(_ stage: SleepStage) -> Double { top + rowHeight * (Double(rows.firstIndex(of: stage) ?? 0) + 0.5) }
+        let colours: [SleepStage: String] = [.awake: "#e4572e", .rem: "#a05cd5", .light: "#4ea5d9", .deep: "#1d3b8f"]
+
+        var svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" \
+            viewBox="0 0 \(width) \(height)" font-family="sans-serif" font-size="12">
+            <rect width="100%" height="100%" fill="white"/>
+            <text x="\(left)" y="18" font-size="14">Hypnogram \(escape(dateText(result.startTime, result.timeZone))) \
+            – \(escape(dateText(result.endTime, result.timeZone)))</text>
+
+            """
+        for stage in rows {
+            svg += "<text x=\"8\" y=\"\(format(y(stage) + 4))\">\(stage.rawValue)</text>\n"
+            svg += "<line x1=\"\(format(left))\" x2=\"\(format(right))\" y1=\"\(format(y(stage)))\" "
+            svg += "y2=\"\(format(y(stage)))\" stroke=\"#eeeeee\"/>\n"
+        }
+        var path = ""
+        for interval in intervals {
+            let x0 = x(interval.interval.start)
+            let x1 = x(interval.interval.end)
+            let level = y(interval.stage)
+            path += path.isEmpty ? "M\(format(x0)),\(format(level))" : " L\(format(x0)),\(format(level))"
+            path += " L\(format(x1)),\(format(level))"
+            svg += "<rect x=\"\(format(x0))\" y=\"\(format(level - rowHeight * 0.35))\" "
+            svg += "width=\"\(format(max(0.5, x1 - x0)))\" height=\"\(format(rowHeight * 0.7))\" "
+            svg += "fill=\"\(colours[interval.stage] ?? "#888")\" opacity=\"0.35\"/>\n"
+        }
+        if !path.isEmpty { svg += "<path d=\"\(path)\" fill=\"none\" stroke=\"#222\" stroke-width=\"1.5\"/>\n" }
+        for event in result.events where event.type == .snoring {
+            svg += "<rect x=\"\(format(x(event.interval.start)))\" y=\"\(format(bottom + 6))\" "
+            svg += "width=\"\(format(max(1, x(event.interval.end) - x(event.interval.start))))\" height=\"6\" "
+            svg += "fill=\"#f2a541\"/>\n"
+        }
+        svg += "<text x=\"8\" y=\"\(format(bottom + 13))\">snoring</text>\n"
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = result.timeZone
+        var tick = calendar.nextDate(
+            after: result.startTime, matching: DateComponents(minute: 0, second: 0), matchingPolicy: .nextTime)
+        while let hour = tick, hour <= result.endTime {
+            let position = format(x(hour))
+            svg += "<line x1=\"\(position)\" x2=\"\(position)\" y1=\"\(format(top))\" y2=\"\(format(bottom + 16))\" "
+            svg += "stroke=\"#cccccc\"/>\n"
+            let label = String(format: "%02d:00", calendar.component(.hour, from: hour))
+            svg += "<text x=\"\(position)\" y=\"\(format(bottom + 34))\" text-anchor=\"middle\">\(label)</text>\n"
+            tick = calendar.date(byAdding: .hour, value: 1, to: hour)
+        }
+        svg += "</svg>\n"
+        return svg
+    }
+
+    private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    private static func dateText(_ date: Date, _ zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import SleepAnalysis
+
+/// `sleepanalysis-bench events [--hours N]`: the events engine's cost per hour of audio (detector and front end).
+enum EventsBenchmarkCommand {
+    /// Runs the benchmark and returns the exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        var hours = 1.0
+        if let index = arguments.firstIndex(of: "--hours"), index + 1 < arguments.count,
+            let value = Double(arguments[index + 1]), value > 0
+        {
+            hours = value
+        }
+        do {
+            let result = try EventEngineBenchmark.run(hours: hours, model: try EventClassifierModel.bundled())
+            let perHour = 3600 / result.audioSeconds
+            print(
+                String(
+                    format: "events engine: %.3f s per hour of audio (detector), front end %.3f s per hour, %d events",
+                    result.detectorSeconds * perHour, result.frontEndSeconds * perHour, result.eventCount))
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("sleepanalysis-bench events: \(error)\n".utf8))
+            return 1
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+@_spi(Benchmark) import SleepAnalysis
+
+/// `sleepanalysis-bench pipeline [--hours N] [--input FILE]`: a whole night through the public SDK (replay,
+/// resampling, front end, events, breathing, audio health, staging, journal) as fast as possible: multiple of
+/// real time (wall and CPU) and peak memory, which must not grow with the night's length.
+enum PipelineBenchmarkCommand {
+    /// Runs the benchmark and returns the exit status.
+    static func run(_ arguments: [String]) async -> Int32 {
+        var hours = 1.0
+        var input: URL?
+        var features = SleepAnalysisFeatures.all
+        var rest = arguments[...]
+        while let name = rest.popFirst() {
+            guard let value = rest.popFirst() else { return usage("\(name) needs a value") }
+            switch name {
+            case "--hours":
+                guard let parsed = Double(value), parsed > 0 else { return usage("--hours: a positive number") }
+                hours = parsed
+            case "--input": input = URL(fileURLWithPath: value)
+            case "--features":
+                var unknown: [String] = []
+                features = value == "all" ? .all : SleepAnalysisFeatures(
+                    names: value == "none" ? [] : value.split(separator: ",").map(String.init), unknown: &unknown)
+                guard unknown.isEmpty else { return usage("unknown features \(unknown)") }
+            default: return usage("unknown option \(name)")
+            }
+        }
+        do {
+            let file = try input ?? syntheticNight(hours: hours)
+            let storage = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: storage) }
+            let pair = try LicenseIssuer.generateKeyPair()
+            let key = try LicenseIssuer.issue(
+                features: features, expires: Date().addingTimeInterval(3600), subject: "benchmark",
+                privateKey: pair.privateKey)
+            try await SleepCycleSdk.initialize(
+                logLevel: .error, apiKey: key, storageDirectory: storage, trustedIssuerKeys: [pair.publicKeyBase64])
+            let source = SleepCycleSdk.createFileDataSource(audio: file, accelerometer: nil, startTime: Date())
+            let wallStart = DispatchTime.now().uptimeNanoseconds
+            let cpuStart = cpuSeconds()
+            try await SleepCycleSdk.startAnalysis(config: SleepAnalysisConfig(useAudio: true), using: source)
+            await source.waitUntilFinished()
+            let result = try await SleepCycleSdk.stopAnalysis()
+            let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
+            let cpu = cpuSeconds() - cpuStart
+            await SleepCycleSdk.deinitialize()
+            let audio = result.endTime.timeIntervalSince(result.startTime)
+            print(String(
+                format: "pipeline: %.2f h of audio in %.1f s wall (%.0f× real time), %.1f s CPU (%.0f× per core); "
+                    + "%d epochs, %d events, %d breathing rates; peak memory %.1f MiB",
+                audio / 3600, wall, audio / wall, cpu, audio / cpu, result.sleepStagePredictions.count,
+                result.events.count, result.breathingRates.count, peakMemoryMiB()))
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("sleepanalysis-bench pipeline: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    private static func syntheticNight(hours: Double) throws -> URL {
+        let url = URL(fileURLWithPath: "/tmp").appendingPathComponent(String(format: "sleepanalysis-bench-%gh-16000.wav", hours))
+        if !FileManager.default.fileExists(atPath: url.path) {
+            try SyntheticNight.write(to: url, duration: hours * 3600, sampleRate: 16_000, format: .wav)
+        }
+        return url
+    }
+
+    private static func usage(_ message: String) -> Int32 {
+        FileHandle.standardError.write(
+            Data("sleepanalysis-bench pipeline: \(message)\nusage: sleepanalysis-bench pipeline [--hours N] [--input FILE] [--features all|none|a,b]\n".utf8))
+        return 64
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import SleepAnalysis
+
+/// `sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]`: runs
+/// the shipped event model (or another model file) on every listed clip and prints per-type precision, recall
+/// and F1, macro-F1 and the confusion matrix.
+enum EvaluateCommand {
+    static let usage =
+        "usage: sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]"
+
+    /// Runs the command.
+    ///
+    /// - Parameter arguments: The arguments after `evaluate`.
+    /// - Throws: `SleepCycleSdkError` for bad arguments, a bad manifest, unreadable clips or a missing model.
+    static func run(_ arguments: [String]) throws {
+        guard arguments.first == "events" else {
+            throw SleepCycleSdkError.invalidConfiguration("unknown evaluation '\(arguments.first ?? "")'\n\(usage)")
+        }
+        let options = try CommandOptions(Array(arguments.dropFirst()),
+                                         valued: ["--manifest", "--root", "--format", "--model"], usage: usage)
+        let manifestPath = try options.required("--manifest")
+        let root = URL(fileURLWithPath: try options.required("--root"))
+        let format = options.value("--format") ?? "text"
+        guard format == "json" || format == "text" else {
+            throw SleepCycleSdkError.invalidConfiguration("--format must be json or text")
+        }
+        let manifest = try EventClipManifest(manifest: URL(fileURLWithPath: manifestPath), root: root)
+        let model = try options.value("--model").map { try EventClassifierModel.load(from: URL(fileURLWithPath: $0)) }
+            ?? EventClassifierModel.bundled()
+        let evaluator = EventClipEvaluator(model: model)
+        let report = try evaluator.evaluate(manifest)
+        if format == "json" {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            FileHandle.standardOutput.write(try encoder.encode(report))
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        } else {
+            print(String(format: "macro-F1 %.3f over %d event types, %d clips", report.macroF1, report.classes.count,
+                         report.clips))
+            for (name, score) in report.classes.sorted(by: { $0.key < $1.key }) {
+                print(String(format: "%-16@ P %.3f  R %.3f  F1 %.3f  n %d", name as NSString, score.precision,
+                             score.recall, score.f1, score.support))
+            }
+        }
+    }
+}

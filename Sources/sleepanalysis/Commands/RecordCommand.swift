@@ -1,0 +1,162 @@
+import Foundation
+import SleepAnalysis
+
+/// `sleepanalysis record [--device NAME] [--duration D] [--out FILE]`: live analysis from an ALSA device.
+///
+/// Events, breathing rates, stages and audio-health changes are printed as they come (one line each, on standard
+/// error); at the end (the duration elapsed, or Ctrl-C) the whole result is printed like `analyze` prints it.
+/// With `--out`, the analysed audio (16 kHz mono) is also written to FILE (WAV or FLAC by its extension).
+enum RecordCommand: Command {
+    static let name = "record"
+    static let summary = "analyse live from an ALSA microphone"
+    static let specification = ArgumentSpecification(
+        options: ["device", "duration", "out", "format", "store", CommandLineLicence.option, "storage"],
+        flags: [],
+        positionals: [],
+        usage: """
+            usage: sleepanalysis record [--device NAME] [--duration D] [--out FILE] [--format json|csv|text]
+
+              --device NAME            ALSA device (default: default)
+              --duration D             stop after D: seconds, or with a unit (90s, 45m, 8h); default: until Ctrl-C
+              --out FILE               also write the analysed audio (16 kHz mono) to FILE (.wav or .flac)
+              --format json|csv|text   output format of the final result (default text)
+              --store DIR              also save the result in the session store at DIR
+              --api-key KEY            licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation licence)
+              --storage DIR            SDK state directory (default: the XDG directories)
+
+            """)
+
+    static func run(_ arguments: [String]) async throws {
+        let parsed = try ArgumentParser.parse(arguments, specification)
+        if parsed.flag("help") {
+            print(specification.usage, terminator: "")
+            return
+        }
+        let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
+        let duration = try parsed.option("duration").map(parseDuration)
+        _ = try await CommandLineLicence.initialize(parsed)
+        let source = LiveDataSource(device: parsed.option("device") ?? "default", maximumDuration: duration)
+        let recorder = try parsed.option("out").map { try AudioRecorder(path: $0) }
+        let live = Task { await printLiveUpdates() }
+        let interrupt = InterruptSignal()
+        try await SleepCycleSdk.startAnalysis(
+            config: SleepAnalysisConfig(useAudio: true), using: source,
+            eventListeners: recorder.map { [$0] } ?? [])
+        FileHandle.standardError.write(Data("recording from \(parsed.option("device") ?? "default")…\n".utf8))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await source.waitUntilFinished() }
+            group.addTask { await interrupt.wait() }
+            await group.next()
+            group.cancelAll()
+        }
+        let result = try await SleepCycleSdk.stopAnalysis()
+        live.cancel()
+        try recorder?.close()
+        if let directory = parsed.option(StoreDirectoryArgument.option) {
+            _ = try SessionStore(directory: URL(fileURLWithPath: directory, isDirectory: true)).save(result)
+        }
+        let report = AnalysisReport(result: result, score: SleepScoring.compute(result: result))
+        switch format {
+        case "json":
+            FileHandle.standardOutput.write(try AnalysisReport.makeEncoder().encode(report))
+            print()
+        case "csv": print(AnalysisCSV.render(result))
+        default: print(AnalysisText.render(result, score: report.score))
+        }
+        let error = await SleepCycleSdk.dataSourceError
+        await SleepCycleSdk.deinitialize()
+        if let error { throw CommandLineError(kind: .failure, message: "capture ended: \(error)") }
+    }
+
+    /// `90`, `90s`, `45m`, `8h` → seconds.
+    static func parseDuration(_ text: String) throws -> TimeInterval {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+        var number = Substring(text)
+        var scale = 1.0
+        if let last = text.last, let unit = units[last] {
+            number = text.dropLast()
+            scale = unit
+        }
+        guard let value = Double(number), value > 0, value.isFinite else {
+            throw CommandLineError.usage("--duration takes a positive number of seconds (or 45m, 8h), not '\(text)'")
+        }
+        return value * scale
+    }
+
+    private static func printLiveUpdates() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await events in await SleepCycleSdk.eventStream {
+                    for event in events {
+                        log("event \(event.type.rawValue) \(Timestamps.iso8601(event.interval.start)) "
+                            + String(format: "%.1f s p=%.2f", event.interval.duration, event.probability))
+                    }
+                }
+            }
+            group.addTask {
+                for await rate in await SleepCycleSdk.breathingRateStream {
+                    log(String(format: "breathing %.1f /min (confidence %.2f)", rate.bpm, rate.confidence))
+                }
+            }
+            group.addTask {
+                for await prediction in await SleepCycleSdk.sleepStageStream {
+                    log("stage \(prediction.stage.rawValue) \(Timestamps.iso8601(prediction.interval.start))")
+                }
+            }
+            group.addTask {
+                for await update in await SleepCycleSdk.audioHealthStream {
+                    log("audio \(update.status.rawValue)")
+                }
+            }
+        }
+    }
+
+    private static func log(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+/// Writes every analysed batch to an audio file.
+final class AudioRecorder: AudioEventListener, @unchecked Sendable {
+    // Called on the analysis thread only, then closed after the session stopped.
+    private let file: AudioFileOutput
+
+    init(path: String) throws {
+        file = try AudioFileOutput(url: URL(fileURLWithPath: path), sampleRate: 16_000)
+    }
+
+    func onAudioAnalysisBatchCompleted(
+        sessionId: UUID, audioSamples: [Float], audioSampleRate: Int, audioStartTime: Date, audioEndTime: Date,
+        audioProbability: [EventType: Float], eventsStarted: [EventStartedInfo], eventsEnded: [EventEndedInfo],
+        dbSpl: [Float]
+    ) {
+        try? file.write(audioSamples)
+    }
+
+    func close() throws { try file.close() }
+}
+
+/// Completes when the process receives SIGINT or SIGTERM.
+final class InterruptSignal: @unchecked Sendable {
+    // `sources` is written once in `init` and only kept alive afterwards.
+    private let sources: [any DispatchSourceSignal]
+    private let signalled = AsyncStream<Void>.makeStream()
+
+    init() {
+        var made: [any DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let continuation = signalled.continuation
+            source.setEventHandler { continuation.yield() }
+            source.resume()
+            made.append(source)
+        }
+        sources = made
+    }
+
+    /// Waits for the signal (or cancellation).
+    func wait() async {
+        for await _ in signalled.stream { return }
+    }
+}

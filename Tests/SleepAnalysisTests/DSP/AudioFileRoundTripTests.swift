@@ -1,0 +1,36 @@
+import XCTest
+
+@testable import SleepAnalysis
+
+/// `AudioFileWriter` → `AudioFileReader`: 16-bit values survive exactly (the reader's integer fast path scales by
+/// 1/32768, as libsndfile's float conversion does), in WAV and FLAC, mono and stereo.
+final class AudioFileRoundTripTests: XCTestCase {
+    func test_pcm16_values_round_trip_exactly_in_wav_and_flac() throws {
+        let values: [Float] = [-32_768, -32_767, -1, 0, 1, 12_345, 32_767].map { $0 / 32_768 }
+        for format: AudioFileWriter.Format in [.wav16, .flac16] {
+            for channels in [1, 2] {
+                let url = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("roundtrip-\(UUID().uuidString).\(format.fileExtension)")
+                defer { try? FileManager.default.removeItem(at: url) }
+                let samples = Array(values.prefix(values.count / channels * channels))
+                let writer = try AudioFileWriter(url: url, sampleRate: 16_000, channelCount: channels, format: format)
+                try writer.write(samples)
+                try writer.close()
+                let reader = try AudioFileReader(url: url)
+                XCTAssertEqual(reader.channelCount, channels)
+                XCTAssertEqual(try reader.read(maxFrames: 100), samples, "\(format) \(channels) ch")
+                XCTAssertNil(try reader.read(maxFrames: 100))
+            }
+        }
+    }
+
+    func test_writer_rejects_bad_rate_and_partial_frames() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).wav")
+        defer { try? FileManager.default.removeItem(at: url) }
+        XCTAssertThrowsError(try AudioFileWriter(url: url, sampleRate: 0, channelCount: 1, format: .wav16))
+        let writer = try AudioFileWriter(url: url, sampleRate: 16_000, channelCount: 2, format: .wav16)
+        XCTAssertThrowsError(try writer.write([0.1])) { error in
+            guard case SleepCycleSdkError.invalidInput = error else { return XCTFail("\(error)") }
+        }
+    }
+}

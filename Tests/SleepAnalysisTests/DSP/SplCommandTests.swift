@@ -1,0 +1,107 @@
+import XCTest
+
+@testable import SleepAnalysis
+
+/// `sleepanalysis spl` and the library call behind it, on WAV files written by the project's own writer.
+final class SplCommandTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("spl-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Writes a 1 kHz tone of `amplitude` (2 s, mono or the same tone on both channels).
+    private func writeTone(amplitude: Double, sampleRate: Int, channels: Int) throws -> URL {
+        let url = directory.appendingPathComponent("tone-\(sampleRate)-\(channels).wav")
+        let writer = try AudioFileWriter(url: url, sampleRate: sampleRate, channelCount: channels, format: .wav16)
+        let tone = TestSignals.sine(
+            frequency: 1_000, amplitude: amplitude, sampleRate: Double(sampleRate), count: 2 * sampleRate)
+        try writer.write(channels == 1 ? tone : tone.flatMap { [$0, $0] })
+        try writer.close()
+        return url
+    }
+
+    /// The built `sleepanalysis` executable beside the test bundle, if it was built.
+    private var executable: URL? {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("sleepanalysis")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, output: Data, error: String) {
+        guard let executable else { throw XCTSkip("the sleepanalysis executable was not built beside the tests") }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, outputData, String(decoding: errorData, as: UTF8.self))
+    }
+
+    func test_soundLevelAnalysis_reads_file_mono_and_stereo() throws {
+        for channels in [1, 2] {
+            let url = try writeTone(amplitude: pow(10, -26.0 / 20), sampleRate: 44_100, channels: channels)
+            let report = try SoundLevelAnalysis.analyze(file: url)
+            XCTAssertEqual(report.leq, 94, accuracy: 0.1)
+            XCTAssertEqual(report.channelCount, channels)
+            XCTAssertEqual(report.duration, 2, accuracy: 1e-9)
+            XCTAssertEqual(report.frames.count, 4)
+        }
+    }
+
+    func test_soundLevelAnalysis_throws_invalidInput_for_missing_and_garbage_files() throws {
+        XCTAssertThrowsError(try SoundLevelAnalysis.analyze(file: directory.appendingPathComponent("none.wav"))) {
+            guard case SleepCycleSdkError.invalidInput = $0 else { return XCTFail("\($0)") }
+        }
+        let garbage = directory.appendingPathComponent("garbage.wav")
+        try Data("not audio".utf8).write(to: garbage)
+        XCTAssertThrowsError(try SoundLevelAnalysis.analyze(file: garbage)) {
+            guard case SleepCycleSdkError.invalidInput = $0 else { return XCTFail("\($0)") }
+        }
+        XCTAssertThrowsError(try SoundLevelAnalysis.analyze(samples: [], sampleRate: 16_000))
+        XCTAssertThrowsError(try SoundLevelAnalysis.analyze(samples: [0.1], sampleRate: 0)) {
+            guard case SleepCycleSdkError.invalidConfiguration = $0 else { return XCTFail("\($0)") }
+        }
+    }
+
+    func test_splCommand_prints_json_with_leq_min_max_frames_frameDuration() throws {
+        let url = try writeTone(amplitude: pow(10, -26.0 / 20), sampleRate: 16_000, channels: 1)
+        let result = try run(["spl", url.path, "--format", "json", "--calibration-offset", "110"])
+        XCTAssertEqual(result.status, 0, result.error)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
+        XCTAssertEqual(try XCTUnwrap(object["leq"] as? Double), 84, accuracy: 0.1)
+        XCTAssertEqual(try XCTUnwrap(object["min"] as? Double), 84, accuracy: 0.2)
+        XCTAssertEqual(try XCTUnwrap(object["max"] as? Double), 84, accuracy: 0.2)
+        XCTAssertEqual(try XCTUnwrap(object["frameDuration"] as? Double), 0.5)
+        XCTAssertEqual(try XCTUnwrap(object["frames"] as? [Double]).count, 4)
+    }
+
+    func test_splCommand_fails_with_message_and_status_for_bad_input() throws {
+        let missing = try run(["spl", directory.appendingPathComponent("none.wav").path])
+        XCTAssertEqual(missing.status, 65)
+        XCTAssertTrue(missing.error.contains("no such file"), missing.error)
+        let usage = try run(["spl"])
+        XCTAssertEqual(usage.status, 64)
+        XCTAssertTrue(usage.error.contains("usage: sleepanalysis spl"), usage.error)
+        let badOffset = try run(["spl", "x.wav", "--calibration-offset", "loud"])
+        XCTAssertEqual(badOffset.status, 64)
+        let unknown = try run(["frobnicate"])
+        XCTAssertEqual(unknown.status, 64)
+    }
+}

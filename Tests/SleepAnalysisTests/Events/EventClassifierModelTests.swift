@@ -1,0 +1,61 @@
+import XCTest
+
+@testable import SleepAnalysis
+
+final class EventClassifierModelTests: XCTestCase {
+    private func bundledBytes() throws -> Data {
+        guard let url = Bundle.module.url(forResource: "events", withExtension: "bin", subdirectory: "Models")
+            ?? Bundle.allBundles.lazy.compactMap({ $0.url(forResource: "events", withExtension: "bin",
+                                                                subdirectory: "Models") }).first
+        else {
+            return try Data(contentsOf: try XCTUnwrap(Self.repositoryModel))
+        }
+        return try Data(contentsOf: url)
+    }
+
+    private static var repositoryModel: URL? {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Models/events.bin")
+    }
+
+    func test_bundledModel_loads_withEveryTrainedTypeButDigestive() throws {
+        let model = try EventClassifierModel.bundled()
+        XCTAssertFalse(model.detectableTypes.contains(.digestive))
+        XCTAssertTrue(model.detectableTypes.isSuperset(of: EventType.standardTypes))
+        XCTAssertEqual(model.signatureProjection.count, 16)
+    }
+
+    func test_cInference_matchesTrainingToolReference_within1e4() throws {
+        let model = try EventClassifierModel.bundled()
+        let classifier = try EventWindowClassifier(model: model, melBandCount: 64)
+        let output = classifier.evaluateNetwork(model.referenceInput)
+        XCTAssertEqual(output.count, model.referenceOutput.count)
+        for (got, expected) in zip(output, model.referenceOutput) {
+            XCTAssertEqual(got, expected, accuracy: 1e-4)
+        }
+    }
+
+    func test_load_throwsModelUnavailable_whenFileIsMissing() {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID()).bin")
+        XCTAssertThrowsError(try EventClassifierModel.load(from: url)) { error in
+            guard case SleepCycleSdkError.modelUnavailable = error else { return XCTFail("got \(error)") }
+        }
+    }
+
+    func test_load_throwsIntegrityFailure_whenPayloadIsCorrupted() throws {
+        var bytes = [UInt8](try bundledBytes())
+        bytes[bytes.count - 7] ^= 0x5A
+        XCTAssertThrowsError(try EventClassifierModel(data: Data(bytes))) { error in
+            guard case SleepCycleSdkError.modelIntegrityCheckFailed = error else { return XCTFail("got \(error)") }
+        }
+    }
+
+    func test_load_throwsIntegrityFailure_whenTruncatedOrNotAModel() throws {
+        let bytes = try bundledBytes()
+        for broken in [bytes.prefix(bytes.count / 2), bytes.prefix(10), Data("hello, world, not a model".utf8)] {
+            XCTAssertThrowsError(try EventClassifierModel(data: Data(broken))) { error in
+                guard case SleepCycleSdkError.modelIntegrityCheckFailed = error else { return XCTFail("got \(error)") }
+            }
+        }
+    }
+}

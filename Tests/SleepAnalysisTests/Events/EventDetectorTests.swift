@@ -1,0 +1,91 @@
+import XCTest
+
+@testable import SleepAnalysis
+
+/// The detector on realistic mixtures: events found at the right time, no events in room tone or fan noise,
+/// disabled types never reported.
+final class EventDetectorTests: XCTestCase {
+    private func detector(_ types: Set<EventType> = Set(EventType.allCases)) throws -> EventDetector {
+        try EventDetector(model: try EventClassifierModel.bundled(), enabledTypes: types, sessionId: UUID())
+    }
+
+    private func events(_ outputs: [EventDetectorOutput]) -> [Event] { outputs.flatMap(\.ended) }
+
+    func test_detector_reportsNoEvent_inQuietRoomTone() throws {
+        let outputs = try EventTestSignals.run(try detector(), EventTestSignals.roomTone(seconds: 20, level: -62))
+        XCTAssertEqual(events(outputs).map(\.type), [])
+        XCTAssertEqual(outputs.count, 21)
+    }
+
+    func test_detector_reportsNoEvent_inQuietFanNoise() throws {
+        let fan = EventTestSignals.fanNoise(seconds: 20, level: -50)
+        let room = EventTestSignals.roomTone(seconds: 20, level: -62, seed: 9)
+        let outputs = try EventTestSignals.run(try detector(), zip(fan, room).map { $0 + $1 })
+        XCTAssertEqual(events(outputs).map(\.type), [])
+    }
+
+    func test_detector_findsSnoring_atTheRightTime_inBedroomMix() throws {
+        guard let clip = try EventTestSignals.sharedClip("snoring/esc50_snoring_4-180337-A-28.flac") else {
+            throw XCTSkip("needs ../shared/data (audio clips)")
+        }
+        // Given a 5-s snoring clip at a bedroom level (-35 dBFS), 6 s into 16 s of room tone at -62 dBFS.
+        let background = EventTestSignals.roomTone(seconds: 16, level: -62)
+        let mixed = EventTestSignals.mix(EventTestSignals.scaled(clip, toDbfs: -35), into: background, at: 6)
+        let outputs = try EventTestSignals.run(try detector(), mixed)
+        let snores = events(outputs).filter { $0.type == .snoring }
+        // Then snoring is found, starting within 1 s of 6 s and ending within 1 s of 11 s, with a signature.
+        let first = try XCTUnwrap(snores.first, "no snoring in \(events(outputs).map(\.type))")
+        let start = first.interval.start.timeIntervalSince(EventTestSignals.origin)
+        let end = try XCTUnwrap(snores.last).interval.end.timeIntervalSince(EventTestSignals.origin)
+        XCTAssertEqual(start, 6, accuracy: 1.0)
+        XCTAssertEqual(end, 11, accuracy: 1.0)
+        XCTAssertEqual(first.signature?.count, 16)
+        XCTAssertEqual(first.source, .audio)
+        XCTAssertTrue(events(outputs).allSatisfy { $0.interval.start.timeIntervalSince(EventTestSignals.origin) > 4.5 })
+        // And the batches inside the clip carry a high snoring probability, the ones before it a low one.
+        XCTAssertGreaterThan(outputs[8].probabilities[.snoring] ?? 0, 0.5)
+        XCTAssertLessThan(outputs[2].probabilities[.snoring] ?? 1, 0.2)
+    }
+
+    func test_detector_findsCough_atTheRightTime_inBedroomMix() throws {
+        guard let clip = try EventTestSignals.sharedClip("coughing/esc50_coughing_4-152995-A-24.flac") else {
+            throw XCTSkip("needs ../shared/data (audio clips)")
+        }
+        let background = EventTestSignals.roomTone(seconds: 14, level: -62, seed: 3)
+        let mixed = EventTestSignals.mix(EventTestSignals.scaled(clip, toDbfs: -38), into: background, at: 5)
+        let found = events(try EventTestSignals.run(try detector(), mixed))
+        let cough = try XCTUnwrap(found.first { $0.type == .coughing }, "no cough in \(found.map(\.type))")
+        XCTAssertGreaterThan(cough.interval.start.timeIntervalSince(EventTestSignals.origin), 4.0)
+        XCTAssertLessThan(cough.interval.start.timeIntervalSince(EventTestSignals.origin), 10.5)
+    }
+
+    func test_detector_neverReportsDisabledTypes() throws {
+        guard let clip = try EventTestSignals.sharedClip("snoring/esc50_snoring_4-180337-A-28.flac") else {
+            throw XCTSkip("needs ../shared/data (audio clips)")
+        }
+        let mixed = EventTestSignals.mix(EventTestSignals.scaled(clip, toDbfs: -35),
+                                         into: EventTestSignals.roomTone(seconds: 12, level: -62), at: 3)
+        let enabled: Set<EventType> = [.coughing, .talking]
+        let outputs = try EventTestSignals.run(try detector(enabled), mixed)
+        XCTAssertTrue(events(outputs).allSatisfy { enabled.contains($0.type) })
+        XCTAssertTrue(outputs.flatMap(\.started).allSatisfy { enabled.contains($0.type) })
+        for output in outputs {
+            XCTAssertEqual(output.probabilities.count, EventType.allCases.count)
+            XCTAssertEqual(output.probabilities[.snoring], 0)
+            XCTAssertEqual(output.probabilities[.digestive], 0)
+        }
+    }
+
+    func test_detector_announcesStart_beforeOrWithEnd() throws {
+        guard let clip = try EventTestSignals.sharedClip("snoring/esc50_snoring_4-180337-A-28.flac") else {
+            throw XCTSkip("needs ../shared/data (audio clips)")
+        }
+        let mixed = EventTestSignals.mix(EventTestSignals.scaled(clip, toDbfs: -35),
+                                         into: EventTestSignals.roomTone(seconds: 12, level: -62), at: 3)
+        let outputs = try EventTestSignals.run(try detector([.snoring]), mixed)
+        let started = outputs.flatMap(\.started)
+        let ended = outputs.flatMap(\.ended)
+        XCTAssertEqual(started.count, ended.count)
+        for (begin, event) in zip(started, ended) { XCTAssertEqual(begin.startTime, event.interval.start) }
+    }
+}

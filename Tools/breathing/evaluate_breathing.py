@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""Evaluates the package's breathing-rate estimator (`sleepanalysis breathing --format json`).
+
+Three sets:
+  composed  nights composed by Tools/fixtures/synth.py at known rates (6-30 breaths/min, a new rate every 2-4 min)
+            and bedroom levels (breath sounds from 12 dB below to 3 dB above a -60 dBFS room tone), scored per 60-s
+            window against the rate of the synthesized breath onsets in that window;
+  rrujo     ../shared/data/audio/breathing/rrujo/: one-minute paced breathing at the rate in the file name,
+            grouped by subject;
+  counted   the other clips of ../shared/data/audio/breathing with hand counts of inhalations and exhalations in
+            MANIFEST.tsv (20-s clips, analysed with `--window 20`; very rough references: few breaths, and the two
+            counts of one clip sometimes differ).
+
+Usage (from the repository root, after `swift build`):
+  python3 Tools/breathing/evaluate_breathing.py composed [--nights 12] [--minutes 10] [--seed 7]
+  python3 Tools/breathing/evaluate_breathing.py rrujo [--data ../shared/data]
+  python3 Tools/breathing/evaluate_breathing.py rrujo-loso [--data ../shared/data]   (leave one subject out)
+  python3 Tools/breathing/evaluate_breathing.py counted [--data ../shared/data]
+Nothing from ../shared/data is copied; composed nights are written to a temporary directory and deleted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+import numpy as np
+import soundfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
+import synth  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+BINARY = os.path.join(ROOT, ".build", "debug", "sleepanalysis")
+
+
+def run_estimator(audio: str, binary: str, extra: list[str] | None = None) -> list[dict]:
+    out = subprocess.run([binary, "breathing", audio, "--format", "json"] + (extra or []), check=True,
+                         capture_output=True, text=True)
+    return json.loads(out.stdout)["rates"]
+
+
+def describe(errors: np.ndarray, label: str) -> dict:
+    if len(errors) == 0:
+        return {"set": label, "n": 0}
+    missing = int(np.isinf(errors).sum())
+    errors = np.where(np.isinf(errors), 99.0, errors)  # no estimate counts as a miss of 99 bpm
+    q = np.percentile(errors, [25, 50, 75, 90])
+    return {
+        "set": label, "n": int(len(errors)), "median": round(float(q[1]), 3), "p25": round(float(q[0]), 3),
+        "p75": round(float(q[2]), 3), "p90": round(float(q[3]), 3), "mean": round(float(errors.mean()), 3),
+        "within_1": round(float((errors <= 1.0).mean()), 3), "within_1_5": round(float((errors <= 1.5).mean()), 3),
+        "over_1_5": int(sum(1 for e in errors if e > 1.5)), "no_estimate": missing,
+    }
+
+
+def compose_night(seed: int, minutes: float, level_db: float) -> tuple[np.ndarray, list[float], list[float]]:
+    """A night of room tone with breathing whose rate changes every 2-4 minutes (6-30 breaths/min)."""
+    rng = np.random.default_rng(seed)
+    seconds = minutes * 60.0
+    knots_t = [0.0]
+    while knots_t[-1] < seconds:
+        knots_t.append(knots_t[-1] + rng.uniform(120.0, 240.0))
+    knots_bpm = rng.uniform(6.0, 30.0, len(knots_t))
+
+    def bpm_at(t: float) -> float:
+        i = int(np.searchsorted(knots_t, t, side="right")) - 1
+        return float(knots_bpm[min(max(i, 0), len(knots_bpm) - 1)])
+
+    style = synth.BreathStyle(
+        inhale_band=(rng.uniform(300, 700), rng.uniform(2000, 4000)),
+        exhale_band=(rng.uniform(200, 400), rng.uniform(1200, 2500)),
+        inhale_share=rng.uniform(0.3, 0.45), exhale_share=rng.uniform(0.35, 0.5),
+        exhale_gain_db=rng.uniform(-6.0, 3.0))
+    room = synth.room_tone(rng, seconds, level_db=-60.0, fan_hz=float(rng.choice([50.0, 60.0, 100.0])))
+    breath, onsets = synth.breathing(rng, seconds, bpm_at, style, level_db=-60.0 + level_db)
+    return (room + breath).astype(np.float32), onsets, knots_t[1:]
+
+
+def true_rate(onsets: list[float], start: float, end: float) -> float | None:
+    inside = [t for t in onsets if start <= t < end]
+    if len(inside) < 3:
+        return None
+    return 60.0 * (len(inside) - 1) / (inside[-1] - inside[0])
+
+
+def evaluate_composed(args) -> None:
+    levels = [-12.0, -9.0, -6.0, -3.0, 0.0, 3.0]
+    per_level: dict[float, list[float]] = defaultdict(list)
+    steady: list[float] = []
+    missing: dict[float, int] = defaultdict(int)
+    with tempfile.TemporaryDirectory() as tmp:
+        for night in range(args.nights):
+            level = levels[night % len(levels)]
+            audio, onsets, changes = compose_night(args.seed + night, args.minutes, level)
+            path = os.path.join(tmp, f"night{night}.flac")
+            soundfile.write(path, audio, synth.RATE, subtype="PCM_16")
+            rates = {round(r["offset_s"]): r for r in run_estimator(path, args.binary)}
+            end = args.minutes * 60.0
+            boundary = 60.0
+            while boundary <= end + 1e-6:
+                truth = true_rate(onsets, boundary - 60.0, boundary)
+                if truth is not None:
+                    got = rates.get(round(boundary))
+                    if got is None:
+                        missing[level] += 1
+                    else:
+                        per_level[level].append(abs(got["bpm"] - truth))
+                        if not any(boundary - 60.0 < c < boundary for c in changes):
+                            steady.append(abs(got["bpm"] - truth))
+                        if args.verbose:
+                            print(f"night {night} level {level:+.0f} dB  t={boundary:6.0f}  true {truth:5.2f}  "
+                                  f"got {got['bpm']:5.2f}  conf {got['confidence']:.2f}")
+                boundary += 30.0
+    report = []
+    for level in levels:
+        row = describe(np.array(per_level[level] + [float("inf")] * missing[level]),
+                       f"composed breath {level:+.0f} dB re room tone")
+        report.append(row)
+    every = np.concatenate([np.array(v) for v in per_level.values()]) if per_level else np.array([])
+    every = np.concatenate([every, np.full(sum(missing.values()), np.inf)])
+    report.append(describe(every, "composed all levels"))
+    report.append(describe(np.array(steady), "composed windows without a rate change inside"))
+    print(json.dumps(report, indent=1))
+
+
+def evaluate_rrujo(args) -> None:
+    folder = os.path.join(args.data, "audio", "breathing", "rrujo")
+    errors = []
+    by_subject: dict[str, list[float]] = defaultdict(list)
+    for name in sorted(os.listdir(folder)):
+        match = re.match(r"rrujo_(\d+)_(\d+)bpm\.flac$", name)
+        if not match:
+            continue
+        subject, truth = match.group(1), float(match.group(2))
+        rates = run_estimator(os.path.join(folder, name), args.binary)
+        if rates:
+            best = max(rates, key=lambda r: r["confidence"])
+            error = abs(best["bpm"] - truth)
+            got = f"{best['bpm']:.2f} (confidence {best['confidence']:.2f})"
+        else:
+            error, got = float("inf"), "no estimate"
+        errors.append(error)
+        by_subject[subject].append(error)
+        print(f"{name:36s} true {truth:4.0f}  got {got}  error {error:.2f}")
+    report = [describe(np.array(errors), "rrujo all subjects")]
+    for subject, errs in sorted(by_subject.items()):
+        report.append(describe(np.array(errs), f"rrujo subject {subject}"))
+    print(json.dumps(report, indent=1))
+
+
+def rrujo_error(rates: list[dict], truth: float) -> float:
+    if not rates:
+        return float("inf")
+    return abs(max(rates, key=lambda r: r["confidence"])["bpm"] - truth)
+
+
+def evaluate_rrujo_loso(args) -> None:
+    """Leave one subject out: the two periodicity settings are picked on four subjects (most recordings within
+    1.5 bpm, then lowest median error) from a 3 x 3 grid and scored on the fifth."""
+    folder = os.path.join(args.data, "audio", "breathing", "rrujo")
+    files = []
+    for name in sorted(os.listdir(folder)):
+        match = re.match(r"rrujo_(\d+)_(\d+)bpm\.flac$", name)
+        if match:
+            files.append((name, match.group(1), float(match.group(2))))
+    grid = [(p, t) for p in (0.6, 0.7, 0.8) for t in (1.5, 2.0, 2.5)]
+    errors = {}
+    for p, t in grid:
+        for name, _, truth in files:
+            rates = run_estimator(os.path.join(folder, name), args.binary,
+                                  ["--peak-fraction", str(p), "--alternation-threshold", str(t)])
+            errors[(p, t, name)] = rrujo_error(rates, truth)
+    held_out = []
+    report = []
+    for subject in sorted({f[1] for f in files}):
+        train = [f[0] for f in files if f[1] != subject]
+        test = [f[0] for f in files if f[1] == subject]
+
+        def key(setting):
+            e = np.array([errors[setting + (n,)] for n in train])
+            return (-(e <= 1.5).mean(), float(np.median(e)))
+        best = min(grid, key=key)
+        subject_errors = [errors[best + (n,)] for n in test]
+        held_out += subject_errors
+        row = describe(np.array(subject_errors), f"rrujo held-out subject {subject}")
+        row["chosen_peak_fraction"], row["chosen_alternation_threshold"] = best
+        report.append(row)
+    report.insert(0, describe(np.array(held_out), "rrujo leave-one-subject-out (settings chosen without the subject)"))
+    for p, t in grid:
+        e = np.array([errors[(p, t, f[0])] for f in files])
+        row = describe(e, f"rrujo all subjects, peak_fraction {p}, alternation_threshold {t}")
+        report.append({k: row[k] for k in ("set", "median", "within_1_5")})
+    print(json.dumps(report, indent=1))
+
+
+def evaluate_counted(args) -> None:
+    """Hand-counted clips (20 s): analysed with a 20-s window; the count of inhalations (and of exhalations, which
+    the counters sometimes made differ) over the clip's length gives the reference rate."""
+    manifest = os.path.join(args.data, "audio", "MANIFEST.tsv")
+    with open(manifest, newline="") as handle:
+        rows = [r for r in csv.DictReader(handle, delimiter="\t") if r["class"] == "breathing"]
+    errors = []
+    for row in rows:
+        match = re.search(r"inhale=(\d+) exhale=(\d+)", row["notes"])
+        if not match or "rrujo" in row["file"]:
+            continue
+        duration = float(row["duration_s"])
+        inhale, exhale = int(match.group(1)), int(match.group(2))
+        by_inhale, by_exhale = 60.0 * inhale / duration, 60.0 * exhale / duration
+        out = subprocess.run([args.binary, "breathing", os.path.join(args.data, "audio", row["file"]), "--window",
+                              f"{max(20.0, min(60.0, duration)):.2f}", "--format", "json"], check=True, capture_output=True,
+                             text=True)
+        rates = json.loads(out.stdout)["rates"]
+        if rates:
+            got = rates[-1]["bpm"]
+            error = min(abs(got - by_inhale), abs(got - by_exhale))
+            errors.append(error)
+            text = f"got {got:5.1f} (confidence {rates[-1]['confidence']:.2f})  error {error:.1f}"
+        else:
+            text = "no estimate"
+        print(f"{row['file']:45s} {duration:5.1f} s  inhale {inhale} exhale {exhale} "
+              f"(~{by_inhale:4.1f}-{by_exhale:4.1f}/min)  {text}")
+    print(json.dumps([describe(np.array(errors), "hand-counted clips (error to the nearer of the two counts)")],
+                     indent=1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("set", choices=["composed", "rrujo", "rrujo-loso", "counted"])
+    parser.add_argument("--nights", type=int, default=12)
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data"))
+    parser.add_argument("--binary", default=BINARY)
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    {"composed": evaluate_composed, "rrujo": evaluate_rrujo, "rrujo-loso": evaluate_rrujo_loso,
+     "counted": evaluate_counted}[args.set](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of the SleepAnalysis library and fails on any warning (a broken symbol link, a
+# malformed article). The swift-docc-plugin cannot be fetched here, so this extracts the symbol graph itself and
+# runs `docc convert` on it.
+#
+# usage: Tools/build-docs.sh [OUTPUT.doccarchive]     (default: .build/docs/SleepAnalysis.doccarchive)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+output="${1:-.build/docs/SleepAnalysis.doccarchive}"
+swift_bin="$(dirname "$(command -v swift)")"
+docc="${DOCC:-$(command -v docc || echo "$swift_bin/docc")}"
+extract="$swift_bin/swift-symbolgraph-extract"
+triple="$(uname -m)-unknown-linux-gnu"
+
+# The same flags as the project build (Tools/run-tests.sh), so the build cache is shared.
+swift build --target SleepAnalysis -Xswiftc -warnings-as-errors
+build_dir="$(swift build --show-bin-path -Xswiftc -warnings-as-errors)"
+graphs="$(mktemp -d)"
+trap 'rm -rf "$graphs"' EXIT
+
+# The library's module imports the C targets: point the extractor at their module maps.
+module_maps=()
+for map in Sources/C*/module.modulemap "$build_dir"/CSleepDSP.build/module.modulemap; do
+    module_maps+=(-Xcc "-fmodule-map-file=$PWD/${map#"$PWD/"}")
+done
+"$extract" -module-name SleepAnalysis -target "$triple" -I "$build_dir/Modules" -minimum-access-level public \
+    -output-dir "$graphs" "${module_maps[@]}" -Xcc "-I$PWD/Sources/CSleepDSP/include"
+
+rm -rf "$output"
+mkdir -p "$(dirname "$output")"
+"$docc" convert Sources/SleepAnalysis/Docs.docc --additional-symbol-graph-dir "$graphs" --output-dir "$output" \
+    --fallback-display-name SleepAnalysis --fallback-bundle-identifier org.sleepanalysis.SleepAnalysis \
+    --warnings-as-errors
+echo "documentation: $output"
