@@ -83,6 +83,12 @@ final class AnalysisPipeline: Sendable {
         /// Where analysis stopped because of bad input, if it did.
         private(set) var inputError: SleepCycleSdkError?
         private var analysedSamples: Int64 = 0
+        /// A replayed two-sleeper recording keeps its first batches (both channels), so that a session started
+        /// on a channel shortly after the source still covers the recording from its start; nil once the
+        /// recording is past `earlyReplayLimit` (or for other sources).
+        private var earlyBatches: [[AudioBatch]]?
+        /// Seconds of a replayed stereo recording kept for sessions that start late.
+        static let earlyReplayLimit: TimeInterval = 60
 
         /// Assigns events to sleepers on a two-sleeper source; nil otherwise.
         let stereoArbiter: StereoEventArbiter?
@@ -96,16 +102,34 @@ final class AnalysisPipeline: Sendable {
             self.streams = streams
             self.logger = logger
             if layout == .perChannel, let stereo {
-                stereoArbiter = try StereoEventArbiter(
-                    config: stereo.separation, primaryEngine: stereo.factory.makeChannelEventsEngine(),
-                    secondaryEngine: stereo.factory.makeChannelEventsEngine())
+                let factory = stereo.factory
+                stereoArbiter = try StereoEventArbiter(config: stereo.separation) { _ in
+                    factory.makeChannelEventsEngine()
+                }
             } else {
                 stereoArbiter = nil
             }
+            if let stereoArbiter, source.isFinite {
+                // Both channels' events are kept from the start for sessions that start a little later.
+                stereoArbiter.attach(.primary)
+                stereoArbiter.attach(.secondary)
+                earlyBatches = []
+            }
         }
 
+        /// Where a session started now on a channel begins: the start of a replayed stereo recording while its
+        /// first batches are kept, the end of the analysed audio otherwise.
+        var channelSessionStart: Date { earlyBatches != nil ? source.startTime : analysedUntil }
+
         /// Adds a session.
-        func add(_ session: SessionProcessor) { sessions[session.sessionId] = session }
+        func add(_ session: SessionProcessor) {
+            sessions[session.sessionId] = session
+            // A late session on a replayed stereo recording catches up on the kept batches of its channel (it
+            // skips those before its own start).
+            for signals in earlyBatches ?? [] {
+                session.process(signals[session.channel == .secondary && signals.count > 1 ? 1 : 0])
+            }
+        }
 
         /// Removes a session and returns it.
         func remove(_ sessionId: UUID) -> SessionProcessor? { sessions.removeValue(forKey: sessionId) }
@@ -163,12 +187,18 @@ final class AnalysisPipeline: Sendable {
                 guard let assembler else { return }
                 for batch in try assembler.append(chunk) { analyse(batch) }
             case .accelerometer(let samples):
-                for session in sessions.values { session.process(accelerometer: samples) }
+                for session in sensorSessions { session.process(accelerometer: samples) }
             case .activityCounts(let samples):
-                for session in sessions.values { session.process(activityCounts: samples) }
+                for session in sensorSessions { session.process(activityCounts: samples) }
             case .heartRate(let samples):
-                for session in sessions.values { session.process(heartRates: samples) }
+                for session in sensorSessions { session.process(heartRates: samples) }
             }
+        }
+
+        /// The sessions that take the device's sensors: on a two-sleeper source the phone and the wearable belong
+        /// to the primary sleeper, so the secondary session never gets their readings.
+        private var sensorSessions: [SessionProcessor] {
+            layout == .perChannel ? sessions.values.filter { $0.channel == .primary } : Array(sessions.values)
         }
 
         private func flushAudio() {
@@ -192,6 +222,11 @@ final class AnalysisPipeline: Sendable {
                     AudioBatch(firstSampleIndex: firstSample, startTime: startTime, samples: samples, features: features))
             }
             analysedSamples += Int64(length)
+            if earlyBatches != nil {
+                earlyBatches?.append(batches)
+                let analysedSeconds = Double(analysedSamples) / Double(AudioBatch.sampleRate)
+                if analysedSeconds > Self.earlyReplayLimit { earlyBatches = nil }
+            }
             if let stereoArbiter, batches.count == 2 { stereoArbiter.process(primary: batches[0], secondary: batches[1]) }
             for session in sessions.values {
                 let index = session.channel == .secondary && batches.count > 1 ? 1 : 0

@@ -41,7 +41,9 @@ struct EngineFactory: Sendable {
         var engines = SessionEngines()
         if config.useAudio {
             if let arbiter {
-                engines.events = ArbitratedEventsEngine(arbiter: arbiter, channel: session.channel)
+                engines.events = ArbitratedEventsEngine(
+                    arbiter: arbiter, channel: session.channel, sessionId: session.sessionId,
+                    enabledTypes: enabledEventTypes(config: config), startTime: session.startTime)
             } else {
                 engines.events = makeEventsEngine(
                     sessionId: session.sessionId, types: enabledEventTypes(config: config))

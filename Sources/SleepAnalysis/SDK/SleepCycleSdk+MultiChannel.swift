@@ -21,7 +21,8 @@ extension SleepCycleSdk {
     ///
     /// - Parameters:
     ///   - channel: `.primary` or `.secondary`.
-    ///   - config: The sensors to use (the accelerometer and heart rate belong to the primary sleeper).
+    ///   - config: The sensors to use. The source's accelerometer and heart-rate readings belong to the primary
+    ///     sleeper: a `.secondary` session analyses its channel's audio only.
     ///   - smartAlarmConfig: A smart alarm, on `.primary` only.
     /// - Returns: The session's identifier.
     /// - Throws: `.analysisNotActive` without a running stereo source, `.analysisAlreadyRunning` when the channel
@@ -80,7 +81,7 @@ extension SleepCycleSdk {
             throw SleepCycleSdkError.invalidConfiguration("a smart alarm is supported on the primary channel only")
         }
         try validate(config: config, smartAlarm: smartAlarmConfig, channel: channel)
-        let startTime = await pipeline.perform { core in core.analysedUntil }
+        let startTime = await pipeline.perform { core in core.channelSessionStart }
         let session = ActiveSession(
             sessionId: UUID(), channel: channel, config: config, smartAlarmConfig: smartAlarmConfig,
             startTime: pipeline.source.isFinite ? startTime : max(startTime, Date()))

@@ -6,12 +6,32 @@ import Foundation
 /// difference and level difference) on 64-ms frames. When an event closes on either channel, its cues over the
 /// event's interval (confidence-weighted median delay, energy level difference, each channel's detection
 /// strength) decide its owner through `StereoEventAssigner`. An event already given to a sleeper from the other
-/// channel's detection is not given twice. Owned by the pipeline thread.
+/// channel's detection is not given twice.
+///
+/// Each channel's session reads its events through an `ArbitratedEventsEngine`, which attaches to its channel:
+/// events are queued for attached channels only and handed over by `take(for:)`, so none is lost whichever
+/// session reads first. The engines run only while a channel is attached. When a session stops while the other
+/// goes on, the engines are finished (closing the events still open, for both channels) and replaced by fresh
+/// ones. Owned by the pipeline thread.
 final class StereoEventArbiter {
     /// Analysis frame of the stereo cues, in samples (64 ms at 16 kHz).
     static let cueFrameLength = 1024
     /// How long cues and probabilities are kept, in seconds: longer events are judged on their last part.
     static let retention: TimeInterval = 300
+
+    /// One assignment, kept for evaluation when `recordsDecisions` is set.
+    struct Decision: Sendable {
+        /// The event as the channel's engine reported it.
+        var event: Event
+        /// The channel whose engine reported it.
+        var detectedOn: AnalysisChannel
+        /// Its measured cues.
+        var cues: EventStereoCues
+        /// Its position, −1 (secondary) … +1 (primary).
+        var position: Double
+        /// Where it went.
+        var assignment: ChannelAssignment
+    }
 
     private struct FrameCue {
         var time: Date
@@ -28,31 +48,44 @@ final class StereoEventArbiter {
     }
 
     private let assigner: StereoEventAssigner
-    private let engines: [any AudioEventsEngine]
+    private let makeEngine: (AnalysisChannel) -> any AudioEventsEngine
+    private var engines: [any AudioEventsEngine]?
     private let analyzer: StereoAnalyzer
     private var cues: [FrameCue] = []
     private var probabilities: [BatchProbabilities] = []
-    private var delivered: [AnalysisChannel: [Event]] = [.primary: [], .secondary: []]
-    private var latest: [AnalysisChannel: EventDetectorOutput] = [:]
-    private var finished = false
+    private var delivered: [AnalysisChannel: [Event]] = [:]
+    private var pending: [AnalysisChannel: [Event]] = [:]
+    private var attached: Set<AnalysisChannel> = []
 
-    /// Creates the arbiter with one events engine per channel (primary first).
+    /// Whether every assignment is kept in `decisions` (for evaluation; off in the SDK).
+    var recordsDecisions = false
+    /// The assignments made so far, when `recordsDecisions` is set.
+    private(set) var decisions: [Decision] = []
+
+    /// Creates the arbiter; `makeEngine` makes a channel's events engine whenever the engines (re)start.
     ///
     /// - Throws: the stereo analyser's set-up error.
-    init(config: ChannelSeparationConfig, primaryEngine: any AudioEventsEngine, secondaryEngine: any AudioEventsEngine)
-        throws
-    {
+    init(config: ChannelSeparationConfig, makeEngine: @escaping (AnalysisChannel) -> any AudioEventsEngine) throws {
         assigner = StereoEventAssigner(config: config)
-        engines = [primaryEngine, secondaryEngine]
+        self.makeEngine = makeEngine
         let maximumDelay = max(config.microphoneSpacing / config.speedOfSound * 1.5, 0.001)
         analyzer = try StereoAnalyzer(
             sampleRate: Double(AudioBatch.sampleRate), frameSize: Self.cueFrameLength, hopSize: Self.cueFrameLength,
             maxDelaySeconds: maximumDelay)
     }
 
-    /// Analyses one batch of each channel; afterwards `update(for:)` tells each channel's session its events.
+    /// Starts queueing events for `channel` (its session's engine calls this); starts the engines if needed.
+    func attach(_ channel: AnalysisChannel) {
+        attached.insert(channel)
+        if engines == nil { engines = [makeEngine(.primary), makeEngine(.secondary)] }
+    }
+
+    /// Analyses one batch of each channel; afterwards `take(for:)` gives each channel's session its events and
+    /// `probabilities(for:batchStartingAt:)` the batch's detection probabilities.
+    /// Cues are measured all the time; the engines run only while a channel is attached.
     func process(primary: AudioBatch, secondary: AudioBatch) {
         measureCues(primary, secondary)
+        guard let engines else { return }
         let updates = [engines[0].process(primary), engines[1].process(secondary)]
         probabilities.append(
             BatchProbabilities(
@@ -62,16 +95,33 @@ final class StereoEventArbiter {
         distribute(updates)
     }
 
-    /// Closes the events still open on both channels; later calls change nothing.
-    func finish() {
-        guard !finished else { return }
-        finished = true
-        distribute([engines[0].finish(), engines[1].finish()])
+    /// The events assigned to `channel` since the last call.
+    func take(for channel: AnalysisChannel) -> [Event] {
+        defer { pending[channel] = [] }
+        return pending[channel] ?? []
     }
 
-    /// What the latest batch (or `finish`) gave the session on `channel`.
-    func update(for channel: AnalysisChannel) -> EventDetectorOutput {
-        latest[channel] ?? EventDetectorOutput.empty
+    /// The detection probabilities on `channel` over the batch that began at `batchStart` (empty when the
+    /// engines did not run then, or it is older than `retention`).
+    func probabilities(for channel: AnalysisChannel, batchStartingAt batchStart: Date) -> [EventType: Float] {
+        guard let batch = probabilities.last(where: { abs($0.interval.start.timeIntervalSince(batchStart)) < 1e-6 })
+        else { return [:] }
+        return channel == .primary ? batch.primary : batch.secondary
+    }
+
+    /// Closes the events still open (on both channels), detaches `channel` and returns its remaining events.
+    /// When the other channel stays attached, fresh engines carry on for it.
+    func finish(for channel: AnalysisChannel) -> [Event] {
+        if let engines {
+            distribute([engines[0].finish(), engines[1].finish()])
+            self.engines = nil
+        }
+        let events = take(for: channel)
+        attached.remove(channel)
+        pending[channel] = nil
+        delivered[channel] = nil
+        if !attached.isEmpty { engines = [makeEngine(.primary), makeEngine(.secondary)] }
+        return events
     }
 
     /// The cues of an event interval, for tests and diagnostics.
@@ -79,7 +129,9 @@ final class StereoEventArbiter {
         let inside = cues.filter { interval.contains($0.time) }
         let strong = inside.filter { $0.confidence > 0 }
         var result = EventStereoCues(
-            timeDifference: weightedMedian(strong.map { ($0.delay, $0.confidence) }),
+            // Loud frames carry the event's direct sound; quiet ones mostly room tone and reverberation.
+            timeDifference: weightedMedian(
+                strong.map { ($0.delay, $0.confidence * ($0.primaryEnergy + $0.secondaryEnergy)) }),
             correlationStrength: strong.isEmpty ? 0 : strong.map(\.confidence).reduce(0, +) / Double(strong.count),
             levelDifference: nil, primaryProbability: 0, secondaryProbability: 0)
         let primaryEnergy = inside.map(\.primaryEnergy).reduce(0, +)
@@ -122,21 +174,24 @@ final class StereoEventArbiter {
     }
 
     private func distribute(_ updates: [EventDetectorOutput]) {
-        var outputs: [AnalysisChannel: EventDetectorOutput] = [
-            .primary: EventDetectorOutput(probabilities: updates[0].probabilities, started: [], ended: []),
-            .secondary: EventDetectorOutput(probabilities: updates[1].probabilities, started: [], ended: []),
-        ]
-        for update in updates {
+        for (update, detectedOn) in zip(updates, [AnalysisChannel.primary, .secondary]) {
             for event in update.ended {
-                let assignment = assigner.assign(event.type, cues: cues(for: event.type, over: event.interval))
-                for channel in AnalysisChannel.allCases where assignment.includes(channel) {
+                let measured = cues(for: event.type, over: event.interval)
+                let assignment = assigner.assign(event.type, cues: measured)
+                if recordsDecisions {
+                    decisions.append(
+                        Decision(
+                            event: event, detectedOn: detectedOn, cues: measured,
+                            position: assigner.position(of: measured), assignment: assignment))
+                }
+                for channel in AnalysisChannel.allCases where attached.contains(channel) && assignment.includes(channel)
+                {
                     guard !alreadyDelivered(event, to: channel) else { continue }
                     delivered[channel, default: []].append(event)
-                    outputs[channel]?.ended.append(event)
+                    pending[channel, default: []].append(event)
                 }
             }
         }
-        latest = outputs
     }
 
     private func alreadyDelivered(_ event: Event, to channel: AnalysisChannel) -> Bool {
@@ -146,7 +201,10 @@ final class StereoEventArbiter {
     private func forget(before time: Date) {
         if let keep = cues.firstIndex(where: { $0.time >= time }), keep > 0 { cues.removeFirst(keep) }
         probabilities.removeAll { $0.interval.end < time }
-        for channel in AnalysisChannel.allCases { delivered[channel]?.removeAll { $0.interval.end < time } }
+        for channel in attached {
+            delivered[channel]?.removeAll { $0.interval.end < time }
+            pending[channel]?.removeAll { $0.interval.end < time }
+        }
     }
 
     private func energy(_ samples: ArraySlice<Float>) -> Double {
@@ -163,25 +221,5 @@ final class StereoEventArbiter {
             if running >= total / 2 { return item.value }
         }
         return sorted.last?.value
-    }
-}
-
-/// An events engine for one channel's session that hands on what the arbiter assigned to that channel.
-final class ArbitratedEventsEngine: AudioEventsEngine {
-    private let arbiter: StereoEventArbiter
-    private let channel: AnalysisChannel
-
-    /// Creates the adapter for `channel`.
-    init(arbiter: StereoEventArbiter, channel: AnalysisChannel) {
-        self.arbiter = arbiter
-        self.channel = channel
-    }
-
-    func process(_ batch: AudioBatch) -> EventDetectorOutput { arbiter.update(for: channel) }
-
-    func finish() -> EventDetectorOutput {
-        arbiter.finish()
-        let update = arbiter.update(for: channel)
-        return EventDetectorOutput(probabilities: [:], started: [], ended: update.ended)
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 
-/// `evaluate events|staging …`: each engine's accuracy on labelled data, by the word after `evaluate`.
+/// `evaluate events|staging|stereo …`: each engine's accuracy on labelled data, by the word after `evaluate`.
 enum EvaluateCommandEntry: Command {
     static let name = "evaluate"
-    static let summary = "accuracy of the shipped models on labelled data (evaluate events|staging …)"
+    static let summary = "accuracy of the shipped models on labelled data (evaluate events|staging|stereo …)"
     static let usage = """
         usage: sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text]
                sleepanalysis evaluate staging --dataset walch --root DIR [--format json|text]
+               sleepanalysis evaluate stereo --scenes DIR [--preset NAME] [--format json|text]
 
         """
 
@@ -14,6 +15,7 @@ enum EvaluateCommandEntry: Command {
         switch arguments.first {
         case "events": try EvaluateCommand.run(arguments)
         case "staging": try EvaluateStagingCommand.run(Array(arguments.dropFirst()))
+        case "stereo": try await EvaluateStereoCommand.run(Array(arguments.dropFirst()))
         default: throw CommandLineError.usage("unknown evaluation '\(arguments.first ?? "")'", usage: usage)
         }
     }
