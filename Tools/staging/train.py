@@ -112,7 +112,8 @@ def availability(table, rows, context):
     hr = ~np.isnan(table.values[rows, names.index("causal.hr_z")])
     out = []
     for i in range(len(rows)):
-        lo, hi = max(0, i - AVAILABILITY_WINDOW), i if context == "causal" else min(len(rows) - 1, i + AVAILABILITY_WINDOW)
+        lo = max(0, i - AVAILABILITY_WINDOW)
+        hi = i if context == "causal" else min(len(rows) - 1, i + AVAILABILITY_WINDOW)
         a, h = act[lo:hi + 1].any(), hr[lo:hi + 1].any()
         out.append("activityAndHeartRate" if a and h else "activity" if a else "heartRate" if h else None)
     return out

@@ -29,7 +29,8 @@ final class StagingInternalsTests: XCTestCase {
 
     func test_forwardStep_depends_only_on_the_past() {
         // Given
-        let first = sequence.forwardStep(previous: nil, emission: sequence.emission([0.2, 0.6, 0.1, 0.1], priorExponent: 1))
+        let evidence = sequence.emission([0.2, 0.6, 0.1, 0.1], priorExponent: 1)
+        let first = sequence.forwardStep(previous: nil, emission: evidence)
 
         // When
         let second = sequence.forwardStep(previous: first, emission: [1, 1, 1, 1])
