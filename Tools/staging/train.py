@@ -46,7 +46,7 @@ LGB_PARAMS = dict(
 ROUNDS = 70
 INNER_FOLDS = 3
 WEIGHT_GRID = [0.6, 0.8, 1.0, 1.25, 1.6, 2.0, 2.5, 3.2]
-EXPONENTS = [0.5, 1.0]
+EXPONENTS = [0.5, 1.0, None]  # None: no sequence model (each epoch decided alone)
 MIN_WAKE_SPECIFICITY = 0.6
 AVAILABILITY_WINDOW = 20
 SNORING_WAKE_SUPPRESSION = 0.8  # a priori (no audio-labelled PSG data): snoring epochs are rarely wake
@@ -112,7 +112,8 @@ def availability(table, rows, context):
     hr = ~np.isnan(table.values[rows, names.index("causal.hr_z")])
     out = []
     for i in range(len(rows)):
-        lo, hi = max(0, i - AVAILABILITY_WINDOW), i if context == "causal" else min(len(rows) - 1, i + AVAILABILITY_WINDOW)
+        lo = max(0, i - AVAILABILITY_WINDOW)
+        hi = i if context == "causal" else min(len(rows) - 1, i + AVAILABILITY_WINDOW)
         a, h = act[lo:hi + 1].any(), hr[lo:hi + 1].any()
         out.append("activityAndHeartRate" if a and h else "activity" if a else "heartRate" if h else None)
     return out
@@ -153,6 +154,9 @@ def clock_lookup(clock, hours):
 
 
 def smooth(post_by_subject, context, seq, exponent):
+    """HMM posteriors (exponent None: the classifier posteriors themselves, no sequence model)."""
+    if exponent is None:
+        return {s: p / p.sum(axis=1, keepdims=True) for s, p in post_by_subject.items()}
     out = {}
     for subject, post in post_by_subject.items():
         e = sequence.emission(post, seq["classPriors"], exponent)
@@ -179,7 +183,8 @@ def scores(truth, predicted):
 
 
 def tune(post_by_subject, labels_by_subject, context, seq):
-    """Emission exponent and decision weights maximising kappa4 + kappa3 + kappa2 (wake specificity >= 0.6)."""
+    """Emission exponent (or no sequence model) and decision weights maximising kappa4 + kappa3 + kappa2
+    (wake specificity >= 0.6)."""
     order = list(post_by_subject)
     truth = np.concatenate([labels_by_subject[s] for s in order])
     best = None
@@ -252,7 +257,8 @@ def train_model(table, subjects, transitions, log):
         format="sleepanalysis-staging-1", name="staging-walch-gbdt-hmm-1", stages=STAGES, variants=variants,
         sequence=dict(initial=seq["initial"].tolist(), transitions=seq["transitions"].tolist(),
                       classPriors=seq["classPriors"].tolist()),
-        emissionPriorExponents={c: float(tuned[c][0]) for c in CONTEXTS},
+        emissionPriorExponents={c: float(tuned[c][0] or 1.0) for c in CONTEXTS},
+        sequenceSmoothing={c: tuned[c][0] is not None for c in CONTEXTS},
         decisionWeights={c: tuned[c][1].tolist() for c in CONTEXTS},
         clockPrior=dict(binHours=CLOCK_BIN_HOURS, probabilities=clock.tolist()),
         snoringWakeSuppression=SNORING_WAKE_SUPPRESSION,

@@ -7,7 +7,8 @@ import Foundation
 /// activity and heart rate, activity only, or heart rate only. Without either, audio movement sounds stand in
 /// for activity counts (audio-only mode; not validated against polysomnography), and with no input at all the
 /// clock prior (stage frequencies by time since the session began) is used. Snoring lowers the probability
-/// of wake. Real time runs the stage-sequence model forward (a filter); the whole night runs forward–backward.
+/// of wake. Real time runs the stage-sequence model forward (a filter); the whole night runs forward–backward;
+/// a model may switch the sequence model off for a context (then each epoch is decided from its classifier).
 ///
 /// Epochs are placed on a 30-second grid that starts at the first epoch; a gap is filled with empty epochs,
 /// and an epoch at or before the last one is taken as the next.
@@ -64,7 +65,8 @@ public struct SleepStager: Sendable {
     /// - Returns: one prediction per epoch; probabilities sum to 1.
     public func wholeNight() -> [SleepStagePrediction] {
         let emissions = (0..<night.count).map { emission(at: $0, context: .wholeNight) }
-        let posteriors = model.sequence.smoothed(emissions)
+        let smoothing = model.sequenceSmoothing[.wholeNight] ?? true
+        let posteriors = smoothing ? model.sequence.smoothed(emissions) : emissions.map(StageSequenceModel.normalised)
         return posteriors.enumerated().map { index, posterior in
             prediction(at: index, posterior: posterior, context: .wholeNight)
         }
@@ -82,13 +84,19 @@ public struct SleepStager: Sendable {
         hasActivity.append(series.activityCount != nil)
         hasHeartRate.append(series.heartRate != nil)
         let index = night.count - 1
-        filtered = model.sequence.forwardStep(previous: filtered, emission: emission(at: index, context: .causal))
+        let current = emission(at: index, context: .causal)
+        if model.sequenceSmoothing[.causal] ?? true {
+            filtered = model.sequence.forwardStep(previous: filtered, emission: current)
+        } else {
+            filtered = StageSequenceModel.normalised(current)
+        }
         let result = prediction(at: index, posterior: filtered ?? [], context: .causal)
         realTimePredictions.append(result)
         return result
     }
 
-    /// The emission likelihood of epoch `index`: the matching classifier's posterior over the class prior.
+    /// The emission likelihood of epoch `index`: the matching classifier's posterior over the class prior (the
+    /// posterior itself when the context runs without the sequence model).
     private func emission(at index: Int, context: StagingContext) -> [Double] {
         let lower = max(0, index - Self.availabilityWindow)
         let upper = context == .causal ? index : min(night.count - 1, index + Self.availabilityWindow)
@@ -105,6 +113,7 @@ public struct SleepStager: Sendable {
             posterior[0] *= 1 - model.snoringWakeSuppression * min(max(snoring, 0), 1)
             posterior = StageSequenceModel.normalised(posterior)
         }
+        guard model.sequenceSmoothing[context] ?? true else { return posterior }
         return model.sequence.emission(posterior, priorExponent: model.emissionPriorExponents[context] ?? 1)
     }
 

@@ -19,8 +19,8 @@ struct StagingFeatureExtractor: Sendable {
     /// Causal or whole night.
     let context: StagingContext
 
-    private static let activityWindows = [3, 10, 20, 40]
-    private static let heartRateWindows = [5, 10, 20, 40]
+    private static let activityWindows = [3, 10, 20, 40, 80, 160]
+    private static let heartRateWindows = [5, 10, 20, 40, 80, 160]
     private static let variabilityWindows = [10, 20, 40]
     private static let stillFraction = 0.05
     private static let bigMovementRank = 0.9
@@ -35,7 +35,8 @@ struct StagingFeatureExtractor: Sendable {
             names += ["act_rank", "act_log"]
             for direction in directions {
                 names += Self.activityWindows.map { "act_\(direction)_mean_\($0)" }
-                names += ["act_\(direction)_still_20", "act_\(direction)_maxrank_10", "act_\(direction)_big_epochs"]
+                names += ["act_\(direction)_still_20", "act_\(direction)_still_60", "act_\(direction)_maxrank_10",
+                    "act_\(direction)_big_epochs"]
             }
         }
         if inputs.usesHeartRate {
@@ -96,8 +97,11 @@ struct StagingFeatureExtractor: Sendable {
             for length in Self.activityWindows {
                 values.append(Self.mean(range(length).compactMap(logged)))
             }
-            let still = range(20).compactMap { night.activity[$0] }.map { $0 <= Self.stillFraction * mean ? 1.0 : 0 }
-            values.append(Self.mean(still))
+            for length in [20, 60] {
+                let still = range(length).compactMap { night.activity[$0] }
+                    .map { $0 <= Self.stillFraction * mean ? 1.0 : 0 }
+                values.append(Self.mean(still))
+            }
             values.append(range(10).compactMap(rank).max() ?? .nan)
             values.append(epochsToBigMovement(night, index: index, end: end, forward: directionIndex == 1))
         }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A trained staging model: one tree ensemble per input variant and context, a stage-sequence model, decision
-/// weights, and a clock prior for epochs without sensor input. Loaded from `Models/staging.json`.
+/// A trained staging model: one tree ensemble per input variant and context, a stage-sequence model (used or
+/// not, per context, as training chose), decision weights, and a clock prior for epochs without sensor input.
+/// Loaded from `Models/staging.json`.
 public struct StagingModel: Sendable {
     /// The stage order of every probability vector in the model file.
     static let stageOrder: [SleepStage] = [.awake, .light, .deep, .rem]
@@ -15,6 +16,7 @@ public struct StagingModel: Sendable {
     let sequence: StageSequenceModel
     let decisionWeights: [StagingContext: [Double]]
     let emissionPriorExponents: [StagingContext: Double]
+    let sequenceSmoothing: [StagingContext: Bool]
     let clockPrior: ClockPrior
     let snoringWakeSuppression: Double
 
@@ -58,15 +60,18 @@ public struct StagingModel: Sendable {
             throw SleepCycleSdkError.modelIntegrityCheckFailed("not a staging model (format '\(file.format)')")
         }
         guard file.stages == Self.stageOrder.map(\.rawValue) else {
-            throw SleepCycleSdkError.modelIntegrityCheckFailed("staging model: stage order must be awake, light, deep, rem")
+            throw SleepCycleSdkError.modelIntegrityCheckFailed(
+                "staging model: stage order must be awake, light, deep, rem")
         }
         var classifiers: [StagingModelVariantKey: StagingClassifier] = [:]
         for variant in file.variants {
             let extractor = StagingFeatureExtractor(inputs: variant.inputs, context: variant.context)
-            guard variant.featureNames == extractor.featureNames, variant.trees.featureCount == variant.featureNames.count
+            guard variant.featureNames == extractor.featureNames,
+                variant.trees.featureCount == variant.featureNames.count
             else {
                 throw SleepCycleSdkError.modelIntegrityCheckFailed(
-                    "staging model: features of \(variant.inputs.rawValue)/\(variant.context.rawValue) do not match this library")
+                    "staging model: features of \(variant.inputs.rawValue)/\(variant.context.rawValue) "
+                        + "do not match this library")
             }
             try variant.trees.validate()
             guard variant.trees.classCount == 4 else {
@@ -76,7 +81,8 @@ public struct StagingModel: Sendable {
                 StagingClassifier(extractor: extractor, trees: variant.trees)
         }
         for inputs in StagingInputs.allCases {
-            for context in StagingContext.allCases where classifiers[StagingModelVariantKey(inputs: inputs, context: context)] == nil {
+            for context in StagingContext.allCases
+            where classifiers[StagingModelVariantKey(inputs: inputs, context: context)] == nil {
                 throw SleepCycleSdkError.modelIntegrityCheckFailed(
                     "staging model: no classifier for \(inputs.rawValue)/\(context.rawValue)")
             }
@@ -84,7 +90,8 @@ public struct StagingModel: Sendable {
         try file.sequence.validate()
         try file.clockPrior.validate()
         guard StagingContext.allCases.allSatisfy({ file.decisionWeights[$0.rawValue]?.count == 4 }) else {
-            throw SleepCycleSdkError.modelIntegrityCheckFailed("staging model: decision weights need 4 values per context")
+            throw SleepCycleSdkError.modelIntegrityCheckFailed(
+                "staging model: decision weights need 4 values per context")
         }
         guard StagingContext.allCases.allSatisfy({ file.emissionPriorExponents[$0.rawValue]?.isFinite == true }) else {
             throw SleepCycleSdkError.modelIntegrityCheckFailed("staging model: an emission prior exponent per context")
@@ -97,6 +104,9 @@ public struct StagingModel: Sendable {
         })
         emissionPriorExponents = Dictionary(uniqueKeysWithValues: StagingContext.allCases.map {
             ($0, file.emissionPriorExponents[$0.rawValue] ?? 1)
+        })
+        sequenceSmoothing = Dictionary(uniqueKeysWithValues: StagingContext.allCases.map {
+            ($0, file.sequenceSmoothing?[$0.rawValue] ?? true)
         })
         clockPrior = file.clockPrior
         snoringWakeSuppression = min(max(file.snoringWakeSuppression, 0), 1)
@@ -158,6 +168,8 @@ struct StagingModelFile: Codable {
     let sequence: StageSequenceModel
     let decisionWeights: [String: [Double]]
     let emissionPriorExponents: [String: Double]
+    /// Per context: run the stage-sequence model (true, the default) or decide each epoch from its classifier.
+    let sequenceSmoothing: [String: Bool]?
     let clockPrior: ClockPrior
     let snoringWakeSuppression: Double
 }

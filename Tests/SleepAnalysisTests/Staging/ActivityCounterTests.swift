@@ -12,7 +12,8 @@ final class ActivityCounterTests: XCTestCase {
         (0..<Int(seconds * rate)).map { index in
             let t = Double(index) / rate
             let wobble = moving(t) ? amplitude * sin(2 * Double.pi * 1.5 * t) : 0
-            return AccelerometerSample(timestamp: start.addingTimeInterval(t), x: wobble, y: 0.3 * wobble, z: 1 + wobble)
+            return AccelerometerSample(
+                timestamp: start.addingTimeInterval(t), x: wobble, y: 0.3 * wobble, z: 1 + wobble)
         }
     }
 

@@ -74,7 +74,9 @@ final class SleepStagerTests: XCTestCase {
         // Then
         XCTAssertEqual(wristOut.map(\.stage), mattressOut.map(\.stage))
         XCTAssertEqual(wrist.wholeNight().map(\.stage), mattress.wholeNight().map(\.stage))
-        for (a, b) in zip(wristOut, mattressOut) { XCTAssertEqual(a.probabilities.awake, b.probabilities.awake, accuracy: 1e-9) }
+        for (a, b) in zip(wristOut, mattressOut) {
+            XCTAssertEqual(a.probabilities.awake, b.probabilities.awake, accuracy: 1e-9)
+        }
     }
 
     func test_stager_fills_gaps_with_epochs_and_stages_without_any_sensor() throws {
@@ -89,7 +91,8 @@ final class SleepStagerTests: XCTestCase {
 
         // Then
         XCTAssertEqual(stager.epochCount, 6)
-        XCTAssertEqual(whole.map(\.interval.start), (0..<6).map { SyntheticNight.start.addingTimeInterval(Double($0) * 30) })
+        let grid = (0..<6).map { SyntheticNight.start.addingTimeInterval(Double($0) * 30) }
+        XCTAssertEqual(whole.map(\.interval.start), grid)
         XCTAssertEqual(stager.realTimePredictions.count, 6)
     }
 

@@ -21,7 +21,8 @@ final class SleepStatisticsCalculatorTests: XCTestCase {
 
     private func snore(_ from: Double, _ to: Double, type: EventType = .snoring) -> Event {
         Event(
-            type: type, interval: DateInterval(start: start.addingTimeInterval(from), end: start.addingTimeInterval(to)),
+            type: type,
+            interval: DateInterval(start: start.addingTimeInterval(from), end: start.addingTimeInterval(to)),
             probability: 0.9, source: .audio, sessionId: UUID())
     }
 
@@ -29,7 +30,9 @@ final class SleepStatisticsCalculatorTests: XCTestCase {
         // Given: W W L W L L D W W R L W W (13 epochs, 390 s). The lone L at index 2 is not onset (3 needed);
         // onset at index 4 (120 s); last sleep epoch index 10 ends at 330 s; sleep period 4...10 = L L D W W R L.
         let predictions = hypnogram("WWLWLLDWWRLWW")
-        let events = [snore(100, 110), snore(105, 120), snore(300, 310), snore(500, 505), snore(200, 260, type: .talking)]
+        let events = [
+            snore(100, 110), snore(105, 120), snore(300, 310), snore(500, 505), snore(200, 260, type: .talking),
+        ]
 
         // When
         let stats = SleepStatisticsCalculator().statistics(predictions: predictions, events: events)

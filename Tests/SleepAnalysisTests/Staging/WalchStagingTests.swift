@@ -11,7 +11,9 @@ final class WalchStagingTests: XCTestCase {
             throw XCTSkip("needs ../shared/data (walch staging data)")
         }
         let root = shared.appendingPathComponent("staging/walch")
-        guard FileManager.default.fileExists(atPath: root.path) else { throw XCTSkip("needs ../shared/data/staging/walch") }
+        guard FileManager.default.fileExists(atPath: root.path) else {
+            throw XCTSkip("needs ../shared/data/staging/walch")
+        }
         return root
     }
 

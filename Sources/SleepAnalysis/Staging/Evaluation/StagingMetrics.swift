@@ -48,7 +48,8 @@ public struct StagingMetrics: Sendable, Hashable, Codable {
     public init(pairs: [(truth: SleepStage, predicted: SleepStage)]) {
         epochs = pairs.count
         let order = StagingModel.stageOrder
-        let four = Self.confusion(pairs.map { (order.firstIndex(of: $0.truth)!, order.firstIndex(of: $0.predicted)!) }, classes: 4)
+        let index: (SleepStage) -> Int = { stage in order.firstIndex(of: stage) ?? 0 }
+        let four = Self.confusion(pairs.map { (index($0.truth), index($0.predicted)) }, classes: 4)
         let threeMap: (SleepStage) -> Int = { $0 == .awake ? 0 : ($0 == .rem ? 2 : 1) }
         let three = Self.confusion(pairs.map { (threeMap($0.truth), threeMap($0.predicted)) }, classes: 3)
         let twoMap: (SleepStage) -> Int = { $0 == .awake ? 0 : 1 }

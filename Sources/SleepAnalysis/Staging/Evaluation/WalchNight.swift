@@ -56,7 +56,8 @@ public struct WalchNight: Sendable {
         let hours = try Self.readColumns(featureDirectory.appendingPathComponent("\(subjectId)_time_feature.out"))
         let rowLabels = try Self.readColumns(featureDirectory.appendingPathComponent("\(subjectId)_psg_labels.out"))
         guard counts.count == hours.count, counts.count == rowLabels.count, !counts.isEmpty else {
-            throw SleepCycleSdkError.invalidInput("\(featureDirectory.path): feature files of \(subjectId) differ in length")
+            throw SleepCycleSdkError.invalidInput(
+                "\(featureDirectory.path): feature files of \(subjectId) differ in length")
         }
         var labelByEpoch: [Int: Int] = [:]
         for row in scored where row.count >= 2 { labelByEpoch[Int((row[0] / 30).rounded())] = Int(row[1]) }

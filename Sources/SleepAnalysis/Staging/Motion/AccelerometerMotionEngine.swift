@@ -29,7 +29,8 @@ final class AccelerometerMotionEngine: MotionEngine {
 
     func process(activityCounts: [ActivityCountSample]) {
         for sample in activityCounts where sample.activityCount.isFinite {
-            if let epoch = epochIndex(sample.timestamp) { deviceCounts[epoch, default: 0] += max(0, sample.activityCount) }
+            guard let epoch = epochIndex(sample.timestamp) else { continue }
+            deviceCounts[epoch, default: 0] += max(0, sample.activityCount)
         }
     }
 

@@ -92,7 +92,8 @@ public struct ActivityCounter: Sendable {
         return ready.map { epoch in
             let count = sums.removeValue(forKey: epoch) ?? 0
             return ActivityCountSample(
-                timestamp: sessionStart.addingTimeInterval(Double(epoch) * EpochFeatures.duration), activityCount: count)
+                timestamp: sessionStart.addingTimeInterval(Double(epoch) * EpochFeatures.duration),
+                activityCount: count)
         }
     }
 
