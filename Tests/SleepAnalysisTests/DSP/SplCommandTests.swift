@@ -26,32 +26,9 @@ final class SplCommandTests: XCTestCase {
         return url
     }
 
-    /// The built `sleepanalysis` executable beside the test bundle, if it was built.
-    private var executable: URL? {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = testBinary.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("sleepanalysis")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
-
     private func run(_ arguments: [String]) throws -> (status: Int32, output: Data, error: String) {
-        guard let executable else { throw XCTSkip("the sleepanalysis executable was not built beside the tests") }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, outputData, String(decoding: errorData, as: UTF8.self))
+        let result = try runCommandLineTool(arguments)
+        return (result.status, Data(result.standardOutput.utf8), result.standardError)
     }
 
     func test_soundLevelAnalysis_reads_file_mono_and_stereo() throws {

@@ -45,24 +45,17 @@ final class WalchStagingTests: XCTestCase {
     func test_evaluate_command_prints_the_documented_json() throws {
         // Given: the built command-line tool beside the test bundle.
         let root = try walchRoot()
-        let tool = Bundle.main.bundleURL.appendingPathComponent("sleepanalysis")
-        guard FileManager.default.isExecutableFile(atPath: tool.path) else { throw XCTSkip("sleepanalysis not built") }
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = [
+        let arguments = [
             "evaluate", "staging", "--dataset", "walch", "--root", root.path, "--format", "json",
             "--subjects", "3509524",
         ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
 
         // When
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let output = try runCommandLineTool(arguments, timeout: 60)
+        let data = Data(output.standardOutput.utf8)
 
         // Then
-        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(output.status, 0, output.standardError)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         let four = try XCTUnwrap(json["fourClass"] as? [String: Any])
         XCTAssertNotNil(four["accuracy"] as? Double)

@@ -1,0 +1,63 @@
+import Foundation
+import XCTest
+
+/// The `sleepanalysis` executable built beside the test bundle, or a skip when it was not built.
+func builtCommandLineTool() throws -> URL {
+    #if os(Linux)
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let products = testBinary.deletingLastPathComponent()
+    #else
+        let products = Bundle(for: SessionJournalCrashTests.self).bundleURL.deletingLastPathComponent()
+    #endif
+    let tool = products.appendingPathComponent("sleepanalysis")
+    guard FileManager.default.isExecutableFile(atPath: tool.path) else {
+        throw XCTSkip("needs the sleepanalysis product built beside the tests (swift build --build-tests)")
+    }
+    return tool
+}
+
+/// What a finished run of the command-line tool printed.
+struct ToolOutput {
+    /// The exit status.
+    var status: Int32
+    /// Standard output.
+    var standardOutput: String
+    /// Standard error.
+    var standardError: String
+}
+
+/// Runs the command-line tool to completion (bounded by `timeout`), capturing its output.
+func runCommandLineTool(
+    _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 20
+) throws -> ToolOutput {
+    let process = Process()
+    process.executableURL = try builtCommandLineTool()
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sa-tool-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let outURL = directory.appendingPathComponent("out")
+    let errURL = directory.appendingPathComponent("err")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let out = try FileHandle(forWritingTo: outURL)
+    let err = try FileHandle(forWritingTo: errURL)
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTFail("sleepanalysis \(arguments.joined(separator: " ")) did not finish in \(timeout) s")
+    }
+    process.waitUntilExit()
+    try out.close()
+    try err.close()
+    return ToolOutput(
+        status: process.terminationStatus,
+        standardOutput: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+        standardError: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+}
