@@ -174,6 +174,7 @@ extension SleepCycleSdk {
         pipelineLayout = nil
         channelSeparation = nil
         activeSessions.removeAll()
+        Self.streams.sessionsEnded()
         state = context == nil ? .uninitialized : .initialized
     }
 

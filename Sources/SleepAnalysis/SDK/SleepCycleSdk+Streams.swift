@@ -16,12 +16,13 @@ extension SleepCycleSdk {
         get async { streams.sleepStages.makeStream() }
     }
 
-    /// Changes of the audio input's health.
+    /// Changes of the audio input's health. While a session runs, a new stream starts with the current status.
     public static var audioHealthStream: AsyncStream<AudioHealthUpdate> {
         get async { streams.audioHealth.makeStream() }
     }
 
-    /// Smart-alarm life-cycle events: armed, triggered.
+    /// Smart-alarm life-cycle events: armed, triggered. While a session runs, a new stream starts with the alarm's
+    /// latest event, so a stream opened just after `startAnalysis` still sees `.armed`.
     public static var smartAlarmStream: AsyncStream<SmartAlarmEvent> {
         get async { streams.smartAlarm.makeStream() }
     }

@@ -9,21 +9,30 @@ final class StreamBroadcaster<Element: Sendable>: Sendable {
     private struct State {
         var nextToken = 0
         var continuations: [Int: AsyncStream<Element>.Continuation] = [:]
+        var latest: Element?
     }
 
     private let state = Mutex(State())
     private let bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
+    private let replaysLatest: Bool
 
     /// Creates a broadcaster; each subscriber buffers up to `bufferSize` undelivered elements (oldest dropped).
-    init(bufferSize: Int = 4096) {
+    ///
+    /// - Parameter replaysLatest: A new subscriber first receives the latest element (until `forgetLatest()`),
+    ///   for streams that describe a current state (the alarm's, the microphone's).
+    init(bufferSize: Int = 4096, replaysLatest: Bool = false) {
         bufferingPolicy = .bufferingNewest(bufferSize)
+        self.replaysLatest = replaysLatest
     }
+
+    /// Forgets the latest element (the state it described is over), so new subscribers start empty.
+    func forgetLatest() { state.withLock { $0.latest = nil } }
 
     /// A new stream that receives `initial` (when given) and then every element yielded from now on.
     func makeStream(startingWith initial: Element? = nil) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: bufferingPolicy)
-        if let initial { continuation.yield(initial) }
         let token = state.withLock { state in
+            if let first = initial ?? (replaysLatest ? state.latest : nil) { continuation.yield(first) }
             let token = state.nextToken
             state.nextToken += 1
             state.continuations[token] = continuation
@@ -37,7 +46,10 @@ final class StreamBroadcaster<Element: Sendable>: Sendable {
 
     /// Delivers `element` to every current subscriber.
     func yield(_ element: Element) {
-        let continuations = state.withLock { Array($0.continuations.values) }
+        let continuations = state.withLock { state in
+            if replaysLatest { state.latest = element }
+            return Array(state.continuations.values)
+        }
         for continuation in continuations { continuation.yield(element) }
     }
 

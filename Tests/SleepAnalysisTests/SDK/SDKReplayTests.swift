@@ -49,6 +49,19 @@ final class SDKReplayTests: SDKTestCase {
         XCTAssertTrue(result.sleepStagePredictions.allSatisfy { $0.interval.end <= result.endTime })
     }
 
+    func test_smartAlarmStream_opened_after_start_begins_with_armed() async throws {
+        try await initializeSDK(features: SleepAnalysisFeatures(sleepStaging: true, smartAlarm: true))
+        let audio = try writeNoiseFile(seconds: 3, sampleRate: 16_000)
+        let source = SleepCycleSdk.createFileDataSource(audio: audio, accelerometer: nil, startTime: start, pace: .realTime)
+        let window = DateInterval(start: start.addingTimeInterval(3600), duration: 600)
+        try await SleepCycleSdk.startAnalysis(
+            config: SleepAnalysisConfig(), using: source, smartAlarmConfig: SmartAlarmConfig(wakeupWindow: window))
+        var late = await SleepCycleSdk.smartAlarmStream.makeAsyncIterator()
+        let first = await late.next()
+        XCTAssertEqual(first?.type, .armed)
+        _ = try await SleepCycleSdk.stopAnalysis()
+    }
+
     func test_updateSmartAlarm_without_a_session_throws_analysisNotActive() async throws {
         try await initializeSDK(features: .all)
         do {
