@@ -16,7 +16,6 @@ let systemLibraries: [Target] = [
 
 let dspCore: Target = .target(
     name: "CSleepDSP",
-    cSettings: [.unsafeFlags(["-O3", "-ffast-math", "-fno-finite-math-only"])],
     linkerSettings: [
         .linkedLibrary("fftw3f"),
         .linkedLibrary("fftw3f_threads"),

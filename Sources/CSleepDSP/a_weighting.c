@@ -1,6 +1,7 @@
 #include "sa_a_weighting.h"
 
 #include <math.h>
+#include "sa_float_policy.h"
 
 /* Pole frequencies of IEC 61672-1:2013, Annex E (E.2 and E.3). */
 static const double f1 = 20.598997;

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include "sa_float_policy.h"
 
 #define SA_POOL_GLOBALS 16
 

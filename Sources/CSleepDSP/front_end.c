@@ -6,6 +6,7 @@
 #include "power_levels.h"
 #include "sa_mel.h"
 #include "sa_stft.h"
+#include "sa_float_policy.h"
 
 struct sa_front_end {
     sa_front_end_config config;

@@ -4,6 +4,7 @@
 
 #include "power_levels.h"
 #include "sa_stft.h"
+#include "sa_float_policy.h"
 
 struct sa_level_meter {
     size_t bins;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sa_float_policy.h"
 
 /* Width of the fixed steps in which band sums are computed. */
 enum { lanes = 8 };

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sa_float_policy.h"
 
 #define SA_MLP_MAX_LAYERS 8
 

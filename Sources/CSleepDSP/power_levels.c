@@ -2,6 +2,7 @@
 
 #include "sa_a_weighting.h"
 #include "vector_clones.h"
+#include "sa_float_policy.h"
 
 sa_status sa_power_level_factors(double sample_rate, size_t fft_size, float *flat, float *a_weighted) {
     sa_status status = sa_a_weighting_power_gains(sample_rate, fft_size, a_weighted);

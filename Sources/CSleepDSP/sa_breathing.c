@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sa_float_policy.h"
 
 /* ---- Envelope -------------------------------------------------------------------------------------- */
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sa_fft.h"
+#include "sa_float_policy.h"
 
 struct sa_stereo {
     double sample_rate;

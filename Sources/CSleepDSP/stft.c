@@ -6,6 +6,7 @@
 
 #include "sa_fft.h"
 #include "vector_clones.h"
+#include "sa_float_policy.h"
 
 struct sa_stft {
     size_t size;
