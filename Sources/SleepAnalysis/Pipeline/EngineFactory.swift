@@ -91,7 +91,8 @@ struct EngineFactory: Sendable {
             publishing: SessionPublishing(
                 realTimeStages: features.realTimeSleepStaging, wholeNightStages: features.sleepStaging),
             streams: streams, listeners: listeners,
-            journal: SessionJournalWriter(journal: context.journal, logger: context.logger), restoring: restored)
+            journal: SessionJournalWriter(journal: context.journal, logger: context.logger), restoring: restored,
+            eventPresence: EventPresence(onThresholds: context.models.events?.onThreshold ?? [:]))
         processor.publishInitialAlarmEvents(initialAlarmEvents)
         return processor
     }

@@ -16,9 +16,13 @@ struct EpochAccumulator {
     /// Seconds of data (audio or motion) seen in the epoch.
     private(set) var coveredSeconds = 0.0
 
+    /// The probability at which each event type counts as present in a batch (the events model's on-thresholds).
+    private let thresholds: EventPresence
+
     /// Starts the epoch beginning at `start`.
-    init(start: Date) {
+    init(start: Date, presence: EventPresence) {
         interval = DateInterval(start: start, duration: Self.epochLength)
+        thresholds = presence
     }
 
     /// Adds one audio batch's figures.
@@ -29,9 +33,11 @@ struct EpochAccumulator {
             levelCount += 1
         }
         coveredSeconds += seconds
-        if (probabilities[.snoring] ?? 0) >= 0.5 { snoringSeconds += seconds }
-        if (probabilities[.movement] ?? 0) >= 0.5 { movementCount += 1 }
-        let otherSound = probabilities.contains { type, p in type != .snoring && type != .movement && p >= 0.5 }
+        if thresholds.isPresent(.snoring, in: probabilities) { snoringSeconds += seconds }
+        if thresholds.isPresent(.movement, in: probabilities) { movementCount += 1 }
+        let otherSound = probabilities.keys.contains { type in
+            type != .snoring && type != .movement && thresholds.isPresent(type, in: probabilities)
+        }
         if otherSound { soundEventCount += 1 }
     }
 
@@ -60,5 +66,18 @@ struct EpochAccumulator {
         observation.breathingRate = breathing?.bpm
         observation.breathingConfidence = breathing?.confidence
         return observation
+    }
+}
+
+/// When an event type counts as present in a batch: its probability reaches the events model's on-threshold for the
+/// type (0.5 for a type the model gives none).
+struct EventPresence: Sendable {
+    /// On-thresholds by type.
+    var onThresholds: [EventType: Float] = [:]
+
+    /// Whether `type` is present in a batch with these probabilities.
+    func isPresent(_ type: EventType, in probabilities: [EventType: Float]) -> Bool {
+        guard let probability = probabilities[type] else { return false }
+        return probability >= (onThresholds[type] ?? 0.5)
     }
 }

@@ -37,13 +37,17 @@ final class SessionProcessor {
     /// Writes the session's journal; nil when the session is not journaled.
     private let journal: SessionJournalWriter?
     private var pendingJournal: [JournaledRecord] = []
+    /// When an event type counts as present in a batch.
+    private let eventPresence: EventPresence
 
     /// Creates the processor of a session starting at `startTime`.
     init(
         sessionId: UUID, channel: AnalysisChannel, config: SleepAnalysisConfig, startTime: Date, timeZone: TimeZone,
         engines: SessionEngines, publishing: SessionPublishing, streams: SdkStreams, listeners: ListenerBox,
-        journal: SessionJournalWriter? = nil, restoring restored: JournaledSessionState? = nil
+        journal: SessionJournalWriter? = nil, restoring restored: JournaledSessionState? = nil,
+        eventPresence: EventPresence = EventPresence()
     ) {
+        self.eventPresence = eventPresence
         self.sessionId = sessionId
         self.channel = channel
         self.config = config
@@ -78,7 +82,9 @@ final class SessionProcessor {
     func process(_ batch: AudioBatch) {
         guard config.useAudio, batch.startTime >= resumeFrom.addingTimeInterval(-1e-6) else { return }
         let seconds = Double(batch.samples.count) / Double(AudioBatch.sampleRate)
-        if epoch == nil { epoch = EpochAccumulator(start: epochStart(containing: batch.startTime)) }
+        if epoch == nil {
+            epoch = EpochAccumulator(start: epochStart(containing: batch.startTime), presence: eventPresence)
+        }
 
         var update = EventDetectorOutput.empty
         if let eventsEngine = engines.events { update = eventsEngine.process(batch) }
@@ -90,7 +96,7 @@ final class SessionProcessor {
 
         closeEpochs(until: batch.startTime)
         epoch?.addAudio(dbSpl: batch.features.dbSpl, seconds: seconds, probabilities: update.probabilities)
-        if (update.probabilities[.movement] ?? 0) >= 0.5 { movementSinceTick = true }
+        if eventPresence.isPresent(.movement, in: update.probabilities) { movementSinceTick = true }
         dataTime = max(dataTime, batch.endTime)
         closeEpochs(until: batch.endTime)
         tickAlarm(now: batch.endTime)
@@ -121,7 +127,7 @@ final class SessionProcessor {
         guard config.useHeartRate, let last = samples.last else { return }
         let values = samples.filter { $0.timestamp >= resumeFrom && $0.bpm.isFinite }
         if epoch == nil, let first = values.first, !config.useAudio {
-            epoch = EpochAccumulator(start: epochStart(containing: first.timestamp))
+            epoch = EpochAccumulator(start: epochStart(containing: first.timestamp), presence: eventPresence)
         }
         epoch?.addHeartRates(values.map(\.bpm))
         advanceWithoutAudio(to: last.timestamp)
@@ -249,7 +255,9 @@ final class SessionProcessor {
     /// Moves data time forward for sessions that have no audio (motion or heart rate only).
     private func advanceWithoutAudio(to time: Date) {
         guard !config.useAudio else { return }
-        if epoch == nil { epoch = EpochAccumulator(start: epochStart(containing: max(time, resumeFrom))) }
+        if epoch == nil {
+            epoch = EpochAccumulator(start: epochStart(containing: max(time, resumeFrom)), presence: eventPresence)
+        }
         if time > dataTime {
             epoch?.addMotionCoverage(seconds: time.timeIntervalSince(dataTime))
             dataTime = time
@@ -261,7 +269,7 @@ final class SessionProcessor {
     private func closeEpochs(until time: Date) {
         while let current = epoch, current.interval.end <= time.addingTimeInterval(1e-6) {
             close(current)
-            epoch = EpochAccumulator(start: current.interval.end)
+            epoch = EpochAccumulator(start: current.interval.end, presence: eventPresence)
         }
     }
 
