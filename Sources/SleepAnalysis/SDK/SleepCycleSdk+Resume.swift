@@ -48,11 +48,16 @@ extension SleepCycleSdk {
         guard pipeline == nil else { throw SleepCycleSdkError.analysisAlreadyRunning }
         let journaled = try context.journal.activeSessions()
         guard !journaled.isEmpty else { throw SleepCycleSdkError.noResumableSession }
-        let twoSleepers = journaled.contains { $0.channel == .secondary }
+        // Sessions of a two-sleeper source journaled its channel separation (and only they did).
+        let journaledSeparation = try journaled.lazy.compactMap {
+            try context.journal.latest(
+                of: ChannelSeparationConfig.self, kind: JournalKind.channelSeparation, sessionId: $0.sessionId)
+        }.first
+        let twoSleepers = journaledSeparation != nil || journaled.contains { $0.channel == .secondary }
         if twoSleepers { try require(\.multiChannelAnalysis, named: "multiChannelAnalysis") }
         let source = source ?? LiveDataSource()
         let layout: SignalLayout = twoSleepers ? .perChannel : .mixdown
-        let separation = channelSeparation ?? .bedSideMics
+        let separation = journaledSeparation ?? .bedSideMics
         let pipeline = try AnalysisPipeline(
             source: source, layout: layout, streams: Self.streams, logger: context.logger,
             stereo: twoSleepers ? StereoSetup(separation: separation, factory: EngineFactory(context: context)) : nil)

@@ -127,6 +127,11 @@ extension SleepCycleSdk {
     ) async throws {
         if journalState == nil {
             try context.journal.begin(session, features: context.features, sourceDescription: "\(pipeline.source)")
+            if let channelSeparation {
+                try context.journal.appendBatch(
+                    [.snapshot(channelSeparation, kind: JournalKind.channelSeparation, time: session.startTime)],
+                    sessionId: session.sessionId)
+            }
         }
         let factory = EngineFactory(context: context)
         let streams = Self.streams

@@ -7,7 +7,7 @@ import Foundation
 /// `microphoneSpacing / speedOfSound`), the level difference (scaled by `levelDifferenceScale`), and the detection
 /// strength on each channel. Outside the ambiguity zone (`|position| > ambiguityZone`) the event goes to the
 /// nearer sleeper; inside it, `ambiguityResolution` decides.
-public struct ChannelSeparationConfig: Sendable, Hashable {
+public struct ChannelSeparationConfig: Sendable, Hashable, Codable {
     /// What to do with an event inside the ambiguity zone.
     public enum AmbiguityResolution: String, Sendable, Hashable, Codable {
         /// Assign it to both sleepers.
@@ -19,7 +19,7 @@ public struct ChannelSeparationConfig: Sendable, Hashable {
     }
 
     /// Settings that override the general ones for one event type.
-    public struct EventTypeSettings: Sendable, Hashable {
+    public struct EventTypeSettings: Sendable, Hashable, Codable {
         /// The ambiguity zone for this type, or nil for the general one.
         public var ambiguityZone: Double?
         /// The ambiguity resolution for this type, or nil for the general one.

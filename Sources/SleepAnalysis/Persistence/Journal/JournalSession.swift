@@ -137,6 +137,8 @@ public enum JournalKind {
     public static let healthUpdate = "healthUpdate"
     /// The smart alarm's state (a snapshot: only the latest is kept).
     public static let alarmState = "alarmState"
+    /// The channel separation of a two-sleeper source (a snapshot), so a resumed night separates alike.
+    public static let channelSeparation = "channelSeparation"
     /// An engine's internal state needed to continue seamlessly (a snapshot).
     public static let engineCheckpoint = "engineCheckpoint"
 }
