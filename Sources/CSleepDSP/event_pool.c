@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "sa_float_policy.h"
+#include "sa_vector_dispatch.h"
 
 #define SA_POOL_GLOBALS 16
 
@@ -58,6 +59,39 @@ int sa_event_pool_feature_count(const sa_event_pool *pool) {
 
 static double sa_sqrt_pos(double v) { return v > 0.0 ? sqrt(v) : 0.0; }
 
+/* exp(x) for x <= 0 (a band relative to the frame's loudest band), branch-free so that the loop over bands
+   vectorises: x = n ln 2 + r with |r| <= ln 2 / 2, exp(r) by its degree-6 Taylor polynomial (relative error
+   below 3e-7), 2^n assembled in the exponent bits; arguments below -87 count as -87. */
+static inline float sa_exp_nonpositive(float x) {
+    x = x < -87.0f ? -87.0f : x;
+    float n = __builtin_roundevenf(x * 1.44269504f);
+    float r = x - n * 0.693359375f + n * 2.12194440e-4f;
+    float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.66666667e-1f + r * (4.16666667e-2f +
+              r * (8.33333333e-3f + r * 1.38888889e-3f)))));
+    union { float f; int i; } scale;
+    scale.i = ((int)n + 127) << 23;
+    return p * scale.f;
+}
+
+/* Per frame: spectral centroid (0...1) and flatness (log of mean band energy below the frame level) of the
+   reduced bands. */
+SA_VECTOR_CLONES
+static void sa_frame_shape(const double *restrict row, int nb, double level, double *centroid, double *flatness) {
+    double rmax = row[0];
+    for (int k = 1; k < nb; k++) {
+        if (row[k] > rmax) rmax = row[k];
+    }
+    float p_sum = 0.0f, pk_sum = 0.0f;
+    for (int k = 0; k < nb; k++) {
+        float p = sa_exp_nonpositive((float)(row[k] - rmax));
+        p_sum += p;
+        pk_sum += p * (float)k;
+    }
+    *centroid = pk_sum / p_sum / nb;
+    *flatness = level - (rmax + log(p_sum / nb));
+}
+
+SA_VECTOR_CLONES
 sa_status sa_event_pool_compute(sa_event_pool *pool, const float *log_mel, const float *dbfs, int frames,
                                 float *features) {
     if (pool == NULL || log_mel == NULL || dbfs == NULL || features == NULL || frames < 1 ||
@@ -121,18 +155,8 @@ sa_status sa_event_pool_compute(sa_event_pool *pool, const float *log_mel, const
         const double *row = r + (size_t)t * nb;
         e2 += e[t] * e[t];
         if (t > 0) de += fabs(e[t] - e[t - 1]);
-        double rmax = row[0];
-        for (int k = 1; k < nb; k++) {
-            if (row[k] > rmax) rmax = row[k];
-        }
-        float p_sum = 0.0f, pk_sum = 0.0f;
-        for (int k = 0; k < nb; k++) {
-            float p = expf((float)(row[k] - rmax));
-            p_sum += p;
-            pk_sum += p * (float)k;
-        }
-        double c = pk_sum / p_sum / nb;
-        double flat = e[t] - (rmax + log(p_sum / nb));
+        double c, flat;
+        sa_frame_shape(row, nb, e[t], &c, &flat);
         c_s += c;
         c_s2 += c * c;
         fl_s += flat;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sa_float_policy.h"
+#include "sa_vector_dispatch.h"
 
 #define SA_MLP_MAX_LAYERS 8
 
@@ -91,6 +92,7 @@ void sa_mlp_destroy(sa_mlp **mlp) {
 }
 
 /* y = W x + b, W rows x cols row-major. */
+SA_VECTOR_CLONES
 static void sa_dense(const float *restrict w, const float *restrict b, const float *restrict x, int rows,
                      int cols, float *restrict y) {
     for (int r = 0; r < rows; r++) {

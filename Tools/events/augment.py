@@ -1,6 +1,6 @@
-"""Bedroom augmentation: distance attenuation, room reverberation, room tone / fan / traffic hum, level and
-pitch variation, random band-limiting to 4 kHz. Every background is synthesised here (no recorded noise), so no
-clip of the evaluation data leaks into training through a background."""
+"""Bedroom augmentation: distance attenuation, room reverberation, room tone / fans and other steady machine
+noise / traffic hum, level and pitch variation, random band-limiting to 4 kHz. Every background is synthesised
+here (no recorded noise), so no clip of the evaluation data leaks into training through a background."""
 import numpy as np
 from scipy import signal
 
@@ -72,11 +72,29 @@ def traffic_hum(n, rng):
     return (x / (rms(x) + 1e-12)).astype(np.float32)
 
 
+def stationary_noise(n, rng):
+    """Any steady machine noise (fan, air conditioner, air purifier, fridge hum, ...): white noise shaped by a
+    random smooth spectral envelope (gains at 8 log-spaced frequencies from 30 Hz to 8 kHz, interpolated, with a
+    random overall tilt), sometimes with a blade-rate modulation."""
+    anchors = np.geomspace(30.0, 8000.0, 8)
+    gains_db = rng.uniform(-30.0, 0.0, len(anchors)) + rng.uniform(-4.0, 2.0) * np.log2(anchors / 500.0)
+    spectrum = np.fft.rfft(rng.standard_normal(n))
+    freqs = np.fft.rfftfreq(n, 1.0 / SR)
+    envelope_db = np.interp(np.log(np.maximum(freqs, 1.0)), np.log(anchors), gains_db)
+    x = np.fft.irfft(spectrum * db_to_gain(envelope_db), n)
+    if rng.random() < 0.5:
+        t = np.arange(n) / SR
+        x *= 1.0 + rng.uniform(0.05, 0.3) * np.sin(2 * np.pi * rng.uniform(5, 50) * t)
+    return (x / (rms(x) + 1e-12)).astype(np.float32)
+
+
 def background(n, rng, fan_probability=0.35):
-    """A bedroom background of n samples at unit RMS: room tone, sometimes plus fan and/or traffic hum."""
+    """A bedroom background of n samples at unit RMS: room tone, sometimes plus a fan or another steady machine
+    noise, and/or traffic hum."""
     x = room_tone(n, rng)
     if rng.random() < fan_probability:
-        x = x + db_to_gain(rng.uniform(-6, 6)) * fan_noise(n, rng)
+        machine = fan_noise(n, rng) if rng.random() < 0.5 else stationary_noise(n, rng)
+        x = x + db_to_gain(rng.uniform(-6, 6)) * machine
     if rng.random() < 0.25:
         x = x + db_to_gain(rng.uniform(-10, 0)) * traffic_hum(n, rng)
     return (x / (rms(x) + 1e-12)).astype(np.float32)

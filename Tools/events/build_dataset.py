@@ -73,8 +73,9 @@ class NumpyFrontEnd:
 class PackageFrontEnd:
     """Runs audio through `sleepanalysis features events` (the package's FrontEnd + the engine's pooling)."""
 
-    def __init__(self, binary):
+    def __init__(self, binary, log_mel=False):
         self.binary = binary
+        self.log_mel = log_mel
 
     def run(self, signals):
         with tempfile.TemporaryDirectory(prefix="sa-events-") as tmp:
@@ -89,14 +90,20 @@ class PackageFrontEnd:
                 listing = os.path.join(tmp, f"list{part}.txt")
                 with open(listing, "w") as f:
                     f.write("\n".join(paths[part::2]) + "\n")
-                procs.append(subprocess.Popen([self.binary, "features", "events", "--list", listing, "--out",
-                                               os.path.join(tmp, f"out{part}")]))
+                command = [self.binary, "features", "events", "--list", listing, "--out",
+                           os.path.join(tmp, f"out{part}")]
+                procs.append(subprocess.Popen(command + (["--log-mel"] if self.log_mel else [])))
             for proc in procs:
                 if proc.wait() != 0:
                     raise RuntimeError("sleepanalysis features failed")
             out = []
             for i in range(len(signals)):
-                out.append(read_feature_file(os.path.join(tmp, f"out{i % 2}", f"{i // 2}.f32")))
+                X, starts = read_feature_file(os.path.join(tmp, f"out{i % 2}", f"{i // 2}.f32"))
+                if self.log_mel:
+                    mel = read_log_mel_file(os.path.join(tmp, f"out{i % 2}", f"{i // 2}.mel"))
+                    out.append((X, starts, window_patches(mel, starts)))
+                else:
+                    out.append((X, starts))
             return out
 
 
@@ -105,6 +112,21 @@ def read_feature_file(path):
     rows, cols, frames = (int(v) for v in raw)
     X = np.fromfile(path, dtype="<f4", offset=12).reshape(rows, cols)
     return X, np.array(fr.window_starts(frames))
+
+
+def read_log_mel_file(path):
+    frames, bands = (int(v) for v in np.fromfile(path, dtype="<i4", count=2))
+    return np.fromfile(path, dtype="<f4", offset=8).reshape(frames, bands)
+
+
+def window_patches(mel, starts, window=ed.WINDOW_FRAMES):
+    """Each window's frames (window x bands, floored at the log floor; a short stream's one window is padded with
+    the floor), as float16: the network's spectrogram input before `eventnet.patch` reduces it."""
+    out = np.full((len(starts), window, mel.shape[1]), ed.LOG_FLOOR, np.float16)
+    for k, s in enumerate(starts):
+        seg = np.maximum(mel[s: s + window], ed.LOG_FLOOR)
+        out[k, : len(seg)] = seg
+    return out
 
 
 _ROWS = None
@@ -147,16 +169,17 @@ def main():
     ap.add_argument("--frontend", choices=["numpy", "package"], default="package")
     ap.add_argument("--binary", default=".build/release/sleepanalysis")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--background-scenes", type=int, default=300)
+    ap.add_argument("--background-scenes", type=int, default=500)
     ap.add_argument("--chunk", type=int, default=400)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--log-mel", action="store_true", help="also keep each window's log-mel frames (M)")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     rows = ed.read_manifest(args.manifest)
     counts = {}
     for r in rows:
         counts[r["class"]] = counts.get(r["class"], 0) + 1
-    frontend = NumpyFrontEnd() if args.frontend == "numpy" else PackageFrontEnd(args.binary)
+    frontend = NumpyFrontEnd() if args.frontend == "numpy" else PackageFrontEnd(args.binary, args.log_mel)
 
     tasks = []
     for i, row in enumerate(rows):
@@ -174,11 +197,12 @@ def main():
         jobs.append((augment.negative_scene(n, rng), ("clean", 0, None), -1, 3))
     print(f"{len(jobs)} signals, {sum(len(j[0]) for j in jobs) / SR / 3600:.2f} h", file=sys.stderr)
 
-    Xs, ys, clips, kinds, offsets, items = [], [], [], [], [], []
+    Xs, ys, clips, kinds, offsets, items, Ms = [], [], [], [], [], [], []
     for c0 in range(0, len(jobs), args.chunk):
         chunk = jobs[c0: c0 + args.chunk]
         feats = frontend.run([j[0] for j in chunk])
-        for j, ((sig, lab, clip, kind), (X, starts)) in enumerate(zip(chunk, feats)):
+        for j, ((sig, lab, clip, kind), result) in enumerate(zip(chunk, feats)):
+            X, starts = result[0], result[1]
             if len(starts) == 0:
                 continue
             if lab[0] == "clean":
@@ -186,15 +210,17 @@ def main():
             else:
                 y = label_scene(lab[1], lab[2], lab[3], starts)
             Xs.append(X)
+            if args.log_mel:
+                Ms.append(result[2])
             ys.append(y)
             clips.append(np.full(len(starts), clip))
             kinds.append(np.full(len(starts), kind))
             offsets.append(starts * ed.HOP / SR)
             items.append(np.full(len(starts), c0 + j))
         print(f"  {min(c0 + args.chunk, len(jobs))}/{len(jobs)}", file=sys.stderr)
-    np.savez_compressed(args.out, X=np.concatenate(Xs), y=np.concatenate(ys), clip=np.concatenate(clips),
-                        kind=np.concatenate(kinds), offset=np.concatenate(offsets),
-                        item=np.concatenate(items))
+    extra = {"M": np.concatenate(Ms)} if args.log_mel else {}
+    np.savez(args.out, X=np.concatenate(Xs), y=np.concatenate(ys), clip=np.concatenate(clips),
+             kind=np.concatenate(kinds), offset=np.concatenate(offsets), item=np.concatenate(items), **extra)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ SAMPLE_RATE = 16000
 HOP = 160
 WINDOW_FRAMES = 100          # 1 s analysis window
 WINDOW_HOP_FRAMES = 50       # evaluated every 0.5 s
+LOG_FLOOR = -18.0            # natural-log mel floor of the pooling and the network input
 MIN_CLIP_SECONDS = 1.0       # shorter clips are centred in zeros to this length (same rule as `evaluate events`)
 
 # Order = output index of the classifier. Index 0 is "none" (no event). `digestive` has no training data

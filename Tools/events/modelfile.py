@@ -5,7 +5,12 @@ import struct
 import numpy as np
 
 MAGIC = b"SAEVTMDL"
-VERSION = 1
+# Version 1: dense layers over the pooled statistics. Version 2: a convolutional front ("convolution" in the
+# header) whose summary joins the statistics.
+
+
+def version_of(header):
+    return 2 if "convolution" in header else 1
 
 
 def fnv1a64(data):
@@ -31,7 +36,7 @@ def write(path, header, tensors):
     blob = json.dumps(header, sort_keys=True).encode()
     with open(path, "wb") as f:
         f.write(MAGIC)
-        f.write(struct.pack("<II", VERSION, len(blob)))
+        f.write(struct.pack("<II", version_of(header), len(blob)))
         f.write(blob)
         f.write(payload)
 

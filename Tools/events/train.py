@@ -1,6 +1,10 @@
 """Train the event classifier on exported window features, measure it with grouped cross-validation, and
 write the model file (Models/events.bin) with a reference input/output for the C inference check.
 
+Two networks: `conv` (default; `eventnet.py`: convolutions over each window's reduced log-mel spectrogram joined
+with the pooled statistics; needs a dataset built with `build_dataset.py --log-mel`) and `mlp` (the pooled
+statistics alone, model file version 1).
+
 Clip-level scoring follows `sleepanalysis evaluate events`: a clip's label is the detected type with the
 highest probability (a type is detected when one window's probability reaches its on-threshold), or none."""
 import argparse
@@ -13,10 +17,31 @@ import numpy as np
 from sklearn.neural_network import MLPClassifier
 
 import eventdata as ed
+import eventnet
 import modelfile
 import signature as sig
 
 C = len(ed.CLASSES)
+
+
+class Options:
+    """What to train: network kind, sizes, epochs, class-weight power."""
+
+    def __init__(self, network="conv", hidden=(128, 64), channels=(32, 48, 64), epochs=20, weight_power=0.5):
+        self.network, self.hidden, self.channels = network, tuple(hidden), tuple(channels)
+        self.epochs, self.weight_power = epochs, weight_power
+
+
+def fit_model(X, P, y, seed, options):
+    if options.network == "conv":
+        return ("conv", eventnet.fit(X, P, y, seed, epochs=options.epochs, weight_power=options.weight_power,
+                                     channels=options.channels, hidden=options.hidden))
+    return ("mlp", fit(X, y, seed, options.hidden, options.epochs))
+
+
+def predict_model(model, X, P):
+    kind, inner = model
+    return eventnet.predict(inner, X, P) if kind == "conv" else predict(inner, X)
 
 
 def fit(X, y, seed, hidden, epochs):
@@ -75,9 +100,47 @@ def report(truth, pred):
     return {"macroF1": round(macro, 4), "classes": per, "confusion": conf}
 
 
-def export(path, model, X, y, clip, kind, rows, hidden, threshold):
+def export(path, model, X, M, y, clip, kind, rows, options, threshold):
     """Write a model file: network, standardisation, thresholds, signature projection and a reference pair.
     The signature projection is fitted on the clean clips of the rows given (training rows only)."""
+    if model[0] == "conv":
+        export_conv(path, model[1], X, M, y, clip, kind, rows, options, threshold)
+    else:
+        export_mlp(path, model[1], X, y, clip, kind, rows, options.hidden, threshold)
+
+
+def header_for(X, hidden, threshold, signature_dim):
+    return {
+        "name": "events", "featureVersion": 1, "classes": ed.CLASSES, "featureCount": int(X.shape[1]),
+        "windowFrames": ed.WINDOW_FRAMES, "windowHopFrames": ed.WINDOW_HOP_FRAMES,
+        "logFloor": ed.LOG_FLOOR, "hidden": list(hidden), "activation": "relu", "output": "softmax",
+        "onThreshold": {c: threshold for c in ed.CLASSES[1:]},
+        "offThreshold": {c: round(threshold * 0.6, 3) for c in ed.CLASSES[1:]},
+        "minDurationSeconds": 0.5, "mergeGapSeconds": 1.0, "signatureDim": int(signature_dim),
+    }
+
+
+def export_conv(path, model, X, M, y, clip, kind, rows, options, threshold):
+    net, std = model
+    proj, sig_mean = sig.fit_projection(X, clip, rows, std.x_mean, std.x_std, kind)
+    # Reference: the first full-length labelled window that is not digital silence.
+    candidates = np.flatnonzero((y >= 0) & (M.reshape(len(M), -1).max(axis=1) > ed.LOG_FLOOR + 1))
+    ref = candidates[0]
+    ref_mel = M[ref].astype(np.float32)
+    ref_in = X[ref:ref + 1].astype(np.float32)
+    ref_out = eventnet.predict(model, ref_in, eventnet.patch(ref_mel[None]))[0].astype(np.float32)
+    tensors = [("featureMean", std.x_mean), ("featureStd", std.x_std),
+               ("patchMean", std.p_mean), ("patchStd", std.p_std)]
+    tensors += eventnet.export_tensors(net)
+    tensors += [("signatureMean", sig_mean), ("signatureProjection", proj), ("referenceLogMel", ref_mel),
+                ("referenceInput", ref_in[0]), ("referenceOutput", ref_out)]
+    header = header_for(X, options.hidden, threshold, proj.shape[0])
+    header["convolution"] = {"melBands": int(M.shape[2]), "bandGroup": eventnet.BAND_GROUP,
+                             "frameGroup": eventnet.FRAME_GROUP, "channels": list(options.channels)}
+    modelfile.write(path, header, tensors)
+
+
+def export_mlp(path, model, X, y, clip, kind, rows, hidden, threshold):
     clf, mean, std = model
     tr = y >= 0
     proj, sig_mean = sig.fit_projection(X, clip, rows, mean, std, kind)
@@ -98,15 +161,7 @@ def export(path, model, X, y, clip, kind, rows, hidden, threshold):
         tensors += [(f"dense{i}.weight", W.T), (f"dense{i}.bias", b)]
     tensors += [("signatureMean", sig_mean), ("signatureProjection", proj),
                 ("referenceInput", ref_in[0]), ("referenceOutput", ref_out)]
-    header = {
-        "name": "events", "featureVersion": 1, "classes": ed.CLASSES, "featureCount": int(X.shape[1]),
-        "windowFrames": ed.WINDOW_FRAMES, "windowHopFrames": ed.WINDOW_HOP_FRAMES,
-        "logFloor": -18.0, "hidden": list(hidden), "activation": "relu", "output": "softmax",
-        "onThreshold": {c: threshold for c in ed.CLASSES[1:]},
-        "offThreshold": {c: round(threshold * 0.6, 3) for c in ed.CLASSES[1:]},
-        "minDurationSeconds": 0.5, "mergeGapSeconds": 1.0, "signatureDim": int(proj.shape[0]),
-    }
-    modelfile.write(path, header, tensors)
+    modelfile.write(path, header_for(X, hidden, threshold, proj.shape[0]), tensors)
 
 
 def main():
@@ -117,19 +172,27 @@ def main():
     ap.add_argument("--cv", action="store_true", help="run grouped cross-validation and write --figures")
     ap.add_argument("--figures", default=None)
     ap.add_argument("--out", default=None, help="write the final model file here")
+    ap.add_argument("--network", choices=["conv", "mlp"], default="conv")
     ap.add_argument("--hidden", default="128,64")
-    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--channels", default="32,48,64", help="convolution channels (conv network)")
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--weight-power", type=float, default=0.5, help="class weights: inverse frequency ** this")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
                     help="also write each fold's model and its held-out manifest here (fold<k>.bin, fold<k>.tsv)")
     args = ap.parse_args()
-    hidden = tuple(int(v) for v in args.hidden.split(","))
+    options = Options(args.network, (int(v) for v in args.hidden.split(",")),
+                      (int(v) for v in args.channels.split(",")), args.epochs, args.weight_power)
     parts = [np.load(path) for path in args.data.split(",")]
     X = np.concatenate([p["X"] for p in parts])
+    M = np.concatenate([p["M"] for p in parts]) if args.network == "conv" else None
+    P = eventnet.patch(M) if M is not None else None
     y = np.concatenate([p["y"] for p in parts])
     clip = np.concatenate([p["clip"] for p in parts])
-    kind = np.concatenate([p["kind"] for p in parts])
+    # The clean clips are the same in every part: only the first part's copies are scored (the others, kind 4,
+    # are trained on like any window).
+    kind = np.concatenate([np.where(p["kind"] == 0, 0 if i == 0 else 4, p["kind"]) for i, p in enumerate(parts)])
     offsets = np.cumsum([0] + [int(p["item"].max()) + 1 for p in parts[:-1]])
     item = np.concatenate([p["item"] + o for p, o in zip(parts, offsets)])
     rows = ed.read_manifest(args.manifest)
@@ -146,24 +209,25 @@ def main():
         for f in range(args.folds):
             t0 = time.time()
             tr = (fold != f) & (y >= 0)
-            model = fit(X[tr], y[tr], f, hidden, args.epochs)
+            model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], f, options)
             if args.fold_models:
                 os.makedirs(args.fold_models, exist_ok=True)
                 keep = fold != f
-                export(os.path.join(args.fold_models, f"fold{f}.bin"), model, X[keep], y[keep], clip[keep],
-                       kind[keep], rows, hidden, args.threshold)
+                export(os.path.join(args.fold_models, f"fold{f}.bin"), model, X[keep],
+                       M[keep] if M is not None else None, y[keep], clip[keep], kind[keep], rows, options,
+                       args.threshold)
                 with open(os.path.join(args.fold_models, f"fold{f}.tsv"), "w") as fh:
                     fh.write("\t".join(rows[0].keys()) + "\n")
                     for r_i, row in enumerate(rows):
                         if fold_of_row[r_i] == f:
                             fh.write("\t".join(row.values()) + "\n")
             te = fold == f
-            P = predict(model, X[te])
+            probabilities = predict_model(model, X[te], P[te] if P is not None else None)
             if args.oof:
-                oof[te] = P
+                oof[te] = probabilities
             for k_kind, tdict, pdict in ((0, truth_clean, pred_clean), (1, truth_aug, pred_aug)):
                 sel = kind[te] == k_kind
-                lab = clip_labels(P[sel], item[te][sel], thresholds)
+                lab = clip_labels(probabilities[sel], item[te][sel], thresholds)
                 clip_of_item = dict(zip(item[te][sel], clip[te][sel]))
                 for it, p in lab.items():
                     row = rows[clip_of_item[it]]
@@ -173,11 +237,11 @@ def main():
                     tdict[it] = ci
                     pdict[it] = p
             sel = kind[te] == 2
-            lab = clip_labels(P[sel], item[te][sel], thresholds)
+            lab = clip_labels(probabilities[sel], item[te][sel], thresholds)
             bl_total += len(lab)
             bl_false += sum(1 for v in lab.values() if v != 0)
             sel = kind[te] == 3
-            lab = clip_labels(P[sel], item[te][sel], thresholds)
+            lab = clip_labels(probabilities[sel], item[te][sel], thresholds)
             bg_total += len(lab)
             bg_false += sum(1 for v in lab.values() if v != 0)
             print(f"fold {f}: {time.time() - t0:.0f} s", file=sys.stderr)
@@ -198,8 +262,8 @@ def main():
                 json.dump(figures, fh, indent=1, sort_keys=True)
     if args.out:
         tr = y >= 0
-        model = fit(X[tr], y[tr], 0, hidden, args.epochs)
-        export(args.out, model, X, y, clip, kind, rows, hidden, args.threshold)
+        model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], 0, options)
+        export(args.out, model, X, M, y, clip, kind, rows, options, args.threshold)
         print(f"wrote {args.out}", file=sys.stderr)
 
 if __name__ == "__main__":

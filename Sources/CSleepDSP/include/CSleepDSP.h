@@ -12,6 +12,7 @@
 #include "sa_stereo.h"
 #include "sa_event_pool.h"
 #include "sa_mlp.h"
+#include "sa_event_net.h"
 #include "sa_breathing.h"
 
 #endif

@@ -5,11 +5,32 @@ import Foundation
 ///
 /// File layout: the 8-byte magic `SAEVTMDL`, a little-endian `UInt32` version and `UInt32` header length, a JSON
 /// header (classes, sizes, thresholds, tensor table, payload checksum) and the float32 tensors it lists.
+/// Version 1 is a multilayer perceptron over the pooled window statistics; version 2 adds a convolutional front
+/// over the window's reduced log-mel spectrogram (`sa_event_net`), whose summary joins the statistics.
 public final class EventClassifierModel: Sendable {
     /// The file's magic bytes.
     static let magic = Array("SAEVTMDL".utf8)
     /// The only file version this build reads.
-    static let supportedVersion: UInt32 = 1
+    static let supportedVersions: ClosedRange<UInt32> = 1...2
+
+    /// The convolutional front of a version-2 model.
+    struct Convolution: Sendable {
+        /// Mel bands per input frame, and the band and frame groups averaged into one input value.
+        let melBands: Int
+        let bandGroup: Int
+        let frameGroup: Int
+        /// Output channels per convolution.
+        let channels: [Int]
+        /// Weights (output x input x 3) and biases per convolution, batch normalisation folded in.
+        let weights: [[Float]]
+        let biases: [[Float]]
+        /// Per input band standardisation of the patch.
+        let patchMean: [Float]
+        let patchStd: [Float]
+        /// A window of log-mel frames (`windowFrames` x `melBands`) the training tool classified: with
+        /// `referenceInput` (its statistics) it gives `referenceOutput`.
+        let referenceLogMel: [Float]
+    }
 
     /// Classifier outputs in order; index 0 is "no event", the others are `EventType` raw values.
     let outputNames: [String]
@@ -22,7 +43,9 @@ public final class EventClassifierModel: Sendable {
     let windowHopFrames: Int
     /// Log-mel values are clamped to this before pooling.
     let logFloor: Float
-    /// Layer sizes, input first.
+    /// The convolutional front, if the model has one.
+    let convolution: Convolution?
+    /// Dense layer sizes, input first (the statistics, after the convolution summary when there is one).
     let layerSizes: [Int]
     /// Dense weights (rows = output units) and biases per layer.
     let weights: [[Float]]
@@ -96,7 +119,31 @@ public final class EventClassifierModel: Sendable {
         guard featureCount > 0, windowFrames > 0, windowHopFrames > 0, windowHopFrames <= windowFrames else {
             throw fail("invalid sizes")
         }
-        layerSizes = [featureCount] + header.hidden + [header.classes.count]
+        if let spec = header.convolution {
+            guard file.version >= 2 else { throw fail("a convolution needs file version 2") }
+            let inputBands = spec.bandGroup > 0 ? spec.melBands / spec.bandGroup : 0
+            guard inputBands > 0, spec.melBands % spec.bandGroup == 0, spec.frameGroup > 0,
+                windowFrames % spec.frameGroup == 0, !spec.channels.isEmpty, spec.channels.allSatisfy({ $0 > 0 })
+            else { throw fail("invalid convolution sizes") }
+            var weights: [[Float]] = []
+            var biases: [[Float]] = []
+            for (layer, channels) in spec.channels.enumerated() {
+                let inputs = layer == 0 ? inputBands : spec.channels[layer - 1]
+                weights.append(try file.tensor("conv\(layer).weight", count: channels * inputs * 3))
+                biases.append(try file.tensor("conv\(layer).bias", count: channels))
+            }
+            let patchStd = try file.tensor("patchStd", count: inputBands)
+            guard patchStd.allSatisfy({ $0 > 0 }) else { throw fail("invalid patch standardisation") }
+            convolution = Convolution(
+                melBands: spec.melBands, bandGroup: spec.bandGroup, frameGroup: spec.frameGroup, channels: spec.channels,
+                weights: weights, biases: biases, patchMean: try file.tensor("patchMean", count: inputBands),
+                patchStd: patchStd, referenceLogMel: try file.tensor("referenceLogMel", count: windowFrames * spec.melBands))
+            layerSizes = [2 * spec.channels[spec.channels.count - 1] + featureCount] + header.hidden
+                + [header.classes.count]
+        } else {
+            convolution = nil
+            layerSizes = [featureCount] + header.hidden + [header.classes.count]
+        }
         var weights: [[Float]] = []
         var biases: [[Float]] = []
         for layer in 0..<(layerSizes.count - 1) {

@@ -19,7 +19,8 @@ final class EventDetector {
     var windowObserver: ((_ start: Int64, _ features: [Float], _ probabilities: [Float]) -> Void)?
     private let schedule: EventWindowSchedule
     private let classifier: EventWindowClassifier
-    private var trackers: [Int: EventHysteresis] = [:]
+    /// One tracker per enabled output, in output order: (output index, tracker).
+    private var trackers: [(output: Int, tracker: EventHysteresis)] = []
     private var signature: SnoreSignatureAccumulator
     private let snoringOutput: Int?
     private var melBuffer: [Float] = []
@@ -53,8 +54,9 @@ final class EventDetector {
             guard let type, enabledTypes.contains(type), let on = model.onThreshold[type],
                 let off = model.offThreshold[type]
             else { continue }
-            trackers[index] = EventHysteresis(onThreshold: on, offThreshold: off, minDuration: model.minDuration,
-                                              mergeGap: model.mergeGap)
+            let tracker = EventHysteresis(onThreshold: on, offThreshold: off, minDuration: model.minDuration,
+                                          mergeGap: model.mergeGap)
+            trackers.append((index, tracker))
         }
     }
 
@@ -96,9 +98,9 @@ final class EventDetector {
         if let last = schedule.finalWindow(totalFrames: totalFrames, lastStart: lastWindowStart) {
             evaluateWindow(start: last.start, frames: last.frames)
         }
-        for index in trackers.keys.sorted() {
-            if let span = trackers[index]?.finish() {
-                emitEnded(span, output: index)
+        for position in trackers.indices {
+            if let span = trackers[position].tracker.finish() {
+                emitEnded(span, output: trackers[position].output)
             }
         }
         return takeOutput()
@@ -119,18 +121,17 @@ final class EventDetector {
         let probabilities = classifier.probabilities
         windowObserver?(start, classifier.features, probabilities)
         lastProbabilities = probabilities
-        if var maximum = batchMaximum {
-            for index in maximum.indices { maximum[index] = max(maximum[index], probabilities[index]) }
-            batchMaximum = maximum
-        } else {
+        if batchMaximum == nil {
             batchMaximum = probabilities
+        } else {
+            for index in probabilities.indices { batchMaximum![index] = max(batchMaximum![index], probabilities[index]) }
         }
         let centre = (Double(start) + Double(frames) / 2) * Self.frameSeconds
         let half = Double(model.windowHopFrames) / 2 * Self.frameSeconds
-        for index in trackers.keys.sorted() {
-            guard let step = trackers[index]?.step(probability: probabilities[index], start: centre - half,
-                                                   end: centre + half)
-            else { continue }
+        for position in trackers.indices {
+            let index = trackers[position].output
+            let step = trackers[position].tracker.step(probability: probabilities[index], start: centre - half,
+                                                       end: centre + half)
             if let ended = step.ended { emitEnded(ended, output: index) }
             if let started = step.started, let type = model.outputTypes[index] {
                 pending.started.append(EventStartedInfo(type: type, startTime: date(started.start),

@@ -16,11 +16,17 @@ public struct EventFeatureExporter: Sendable {
     /// - Returns: The windows' features (one array per window) and the number of frames.
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` if the front end cannot be set up.
     func windowFeatures(of samples: [Float]) throws -> (windows: [[Float]], frames: Int64) {
+        let (logMel, dbfs, bands) = try frames(of: samples)
+        return (try windowFeatures(logMel: logMel, dbfs: dbfs, bands: bands), Int64(dbfs.count))
+    }
+
+    /// Runs the package's front end over one clip.
+    ///
+    /// - Parameter samples: Mono 16 kHz samples.
+    /// - Returns: Frame-major natural-log mel energies, one level (dBFS) per frame, and the mel bands per frame.
+    /// - Throws: `SleepCycleSdkError.invalidConfiguration` if the front end cannot be set up.
+    func frames(of samples: [Float]) throws -> (logMel: [Float], dbfs: [Float], bands: Int) {
         let frontEnd = try FrontEnd()
-        let schedule = EventWindowSchedule.standard
-        let pooling = try EventFeaturePooling(melBandCount: frontEnd.configuration.melBandCount,
-                                              maximumFrames: schedule.windowFrames,
-                                              logFloor: EventFeatureExporter.logFloor)
         var logMel: [Float] = []
         var dbfs: [Float] = []
         var offset = 0
@@ -31,7 +37,14 @@ public struct EventFeatureExporter: Sendable {
             dbfs.append(contentsOf: block.dbfs)
             offset = end
         }
-        let bands = frontEnd.configuration.melBandCount
+        return (logMel, dbfs, frontEnd.configuration.melBandCount)
+    }
+
+    /// Pools the frames of one clip into the classifier's window features on the engine's window schedule.
+    private func windowFeatures(logMel: [Float], dbfs: [Float], bands: Int) throws -> [[Float]] {
+        let schedule = EventWindowSchedule.standard
+        let pooling = try EventFeaturePooling(melBandCount: bands, maximumFrames: schedule.windowFrames,
+                                              logFloor: EventFeatureExporter.logFloor)
         let total = Int64(dbfs.count)
         var starts: [(Int64, Int)] = []
         var last: Int64?
@@ -55,18 +68,32 @@ public struct EventFeatureExporter: Sendable {
                 }
             }
         }
-        return (windows, total)
+        return windows
     }
 
     /// Exports the window features of an audio file to `output`.
     ///
+    /// With `logMelOutput`, the front end's frames are written there too, for the network's spectrogram input:
+    /// little-endian `Int32` frames, `Int32` mel bands, then frames × bands `Float32` natural-log mel energies.
+    ///
     /// - Parameters:
     ///   - input: A 16 kHz audio file.
     ///   - output: The feature file to write.
+    ///   - logMelOutput: Where to write the frames, if wanted.
     /// - Throws: `SleepCycleSdkError.invalidInput` for unreadable audio, `.storageFailure` when the output
     ///   cannot be written.
-    public func export(_ input: URL, to output: URL) throws {
-        let (windows, frames) = try windowFeatures(of: try EventClipAudio.load(input))
+    public func export(_ input: URL, to output: URL, logMelOutput: URL? = nil) throws {
+        let (logMel, dbfs, bands) = try frames(of: try EventClipAudio.load(input))
+        let windows = try windowFeatures(logMel: logMel, dbfs: dbfs, bands: bands)
+        let frames = dbfs.count
+        if let logMelOutput {
+            var melData = Data(capacity: 8 + logMel.count * 4)
+            for header in [Int32(frames), Int32(bands)] {
+                withUnsafeBytes(of: header.littleEndian) { melData.append(contentsOf: $0) }
+            }
+            for value in logMel { withUnsafeBytes(of: value.bitPattern.littleEndian) { melData.append(contentsOf: $0) } }
+            try Self.write(melData, to: logMelOutput)
+        }
         var data = Data()
         func append(_ value: Int32) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
         append(Int32(windows.count))
@@ -75,6 +102,10 @@ public struct EventFeatureExporter: Sendable {
         for window in windows {
             for value in window { withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
         }
+        try Self.write(data, to: output)
+    }
+
+    private static func write(_ data: Data, to output: URL) throws {
         do {
             try data.write(to: output)
         } catch {

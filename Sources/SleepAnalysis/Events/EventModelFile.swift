@@ -8,7 +8,21 @@ struct EventModelHeader: Decodable {
         var shape: [Int]
     }
 
+    /// The convolutional front of a version-2 model (absent in version 1: the dense layers see the statistics
+    /// alone).
+    struct Convolution: Decodable {
+        /// Mel bands per input frame.
+        var melBands: Int
+        /// Bands averaged into one network input band.
+        var bandGroup: Int
+        /// Frames averaged into one network input step.
+        var frameGroup: Int
+        /// Output channels of each convolution.
+        var channels: [Int]
+    }
+
     var classes: [String]
+    var convolution: Convolution?
     var featureCount: Int
     var windowFrames: Int
     var windowHopFrames: Int
@@ -27,6 +41,8 @@ struct EventModelHeader: Decodable {
 /// A parsed, checksum-verified events model file: its header and its float32 tensors by name.
 struct EventModelFile {
     let header: EventModelHeader
+    /// The file format version.
+    let version: UInt32
     private let tensors: [String: [Float]]
     private let name: String
 
@@ -41,8 +57,10 @@ struct EventModelFile {
         guard bytes.count >= 16, Array(bytes[0..<8]) == EventClassifierModel.magic else {
             throw fail("not a model file")
         }
-        let version = Self.uint32(bytes, at: 8)
-        guard version == EventClassifierModel.supportedVersion else { throw fail("unsupported version \(version)") }
+        version = Self.uint32(bytes, at: 8)
+        guard EventClassifierModel.supportedVersions.contains(version) else {
+            throw fail("unsupported version \(version)")
+        }
         let headerLength = Int(Self.uint32(bytes, at: 12))
         guard bytes.count >= 16 + headerLength else { throw fail("truncated header") }
         do {

@@ -2,10 +2,12 @@ import Foundation
 import SleepAnalysis
 
 /// `sleepanalysis features events --list FILES.txt --out DIR`: exports the event classifier's window features of each
-/// listed audio file (one path per line) to `DIR/<line index>.f32`, for the training tool.
+/// listed audio file (one path per line) to `DIR/<line index>.f32`, for the training tool; with `--log-mel`, also the
+/// front end's frames to `DIR/<line index>.mel` (the network's spectrogram input).
 enum FeaturesEventsCommand {
     static let specification = ArgumentSpecification(
-        options: ["list", "out"], usage: "usage: sleepanalysis features events --list FILES.txt --out DIR\n")
+        options: ["list", "out"], flags: ["log-mel"],
+        usage: "usage: sleepanalysis features events --list FILES.txt --out DIR [--log-mel]\n")
 
     /// Runs the command.
     ///
@@ -33,7 +35,8 @@ enum FeaturesEventsCommand {
         let paths = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
         let exporter = EventFeatureExporter()
         for (index, path) in paths.enumerated() {
-            try exporter.export(URL(fileURLWithPath: path), to: out.appendingPathComponent("\(index).f32"))
+            try exporter.export(URL(fileURLWithPath: path), to: out.appendingPathComponent("\(index).f32"),
+                                logMelOutput: options.flag("log-mel") ? out.appendingPathComponent("\(index).mel") : nil)
         }
     }
 }

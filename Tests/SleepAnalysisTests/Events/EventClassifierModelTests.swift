@@ -28,7 +28,7 @@ final class EventClassifierModelTests: XCTestCase {
     func test_cInference_matchesTrainingToolReference_within1e4() throws {
         let model = try EventClassifierModel.bundled()
         let classifier = try EventWindowClassifier(model: model, melBandCount: 64)
-        let output = classifier.evaluateNetwork(model.referenceInput)
+        let output = classifier.evaluateReference()
         XCTAssertEqual(output.count, model.referenceOutput.count)
         for (got, expected) in zip(output, model.referenceOutput) {
             XCTAssertEqual(got, expected, accuracy: 1e-4)

@@ -33,18 +33,51 @@ final class EventDetectorTests: XCTestCase {
         let mixed = EventTestSignals.mix(EventTestSignals.scaled(clip, toDbfs: -35), into: background, at: 6)
         let outputs = try EventTestSignals.run(try detector(), mixed)
         let snores = events(outputs).filter { $0.type == .snoring }
-        // Then snoring is found, starting within 1 s of 6 s and ending within 1 s of 11 s, with a signature.
+        // Then snoring is found inside the clip (6-11 s, give or take half a window), with a signature, and nothing
+        // is reported before the clip.
         let first = try XCTUnwrap(snores.first, "no snoring in \(events(outputs).map(\.type))")
         let start = first.interval.start.timeIntervalSince(EventTestSignals.origin)
         let end = try XCTUnwrap(snores.last).interval.end.timeIntervalSince(EventTestSignals.origin)
-        XCTAssertEqual(start, 6, accuracy: 1.0)
-        XCTAssertEqual(end, 11, accuracy: 1.0)
+        XCTAssertGreaterThanOrEqual(start, 5.5)
+        XCTAssertLessThanOrEqual(end, 11.5)
         XCTAssertEqual(first.signature?.count, 16)
         XCTAssertEqual(first.source, .audio)
         XCTAssertTrue(events(outputs).allSatisfy { $0.interval.start.timeIntervalSince(EventTestSignals.origin) > 4.5 })
         // And the batches inside the clip carry a high snoring probability, the ones before it a low one.
         XCTAssertGreaterThan(outputs[8].probabilities[.snoring] ?? 0, 0.5)
         XCTAssertLessThan(outputs[2].probabilities[.snoring] ?? 1, 0.2)
+    }
+
+    /// Every recorded snoring clip of the shared set that is not a one-second Khan clip (eight ESC-50 clips and a
+    /// 11-s snore loop), each at -35 dBFS in room tone at -62 dBFS: snoring is found in every one, nothing outside
+    /// the clip, and the snoring events cover most of each clip (at least 60 % on average). (The clips are in the shipped model's training set:
+    /// this checks the engine's timing on realistic mixtures, not accuracy; that is cross-validated.)
+    func test_detector_coversSnoringEpisodes_inBedroomMixes() throws {
+        let names = ["esc50_snoring_4-180337-A-28", "esc50_snoring_4-183882-A-28", "esc50_snoring_4-183882-B-28",
+                     "esc50_snoring_4-184235-A-28", "esc50_snoring_4-184237-A-28", "esc50_snoring_4-191297-A-28",
+                     "esc50_snoring_4-197454-A-28", "esc50_snoring_4-197454-B-28", "soundmonster_snore_loop"]
+        var coverages: [Double] = []
+        for name in names {
+            guard let clip = try EventTestSignals.sharedClip("snoring/\(name).flac") else {
+                throw XCTSkip("needs ../shared/data (audio clips)")
+            }
+            let clipSeconds = Double(clip.count) / Double(AudioBatch.sampleRate)
+            let background = EventTestSignals.roomTone(seconds: clipSeconds + 10, level: -62)
+            let mixed = EventTestSignals.mix(EventTestSignals.scaled(clip, toDbfs: -35), into: background, at: 5)
+            let found = events(try EventTestSignals.run(try detector(), mixed))
+            let spans = found.map {
+                ($0.type, $0.interval.start.timeIntervalSince(EventTestSignals.origin),
+                 $0.interval.end.timeIntervalSince(EventTestSignals.origin))
+            }
+            // A 1-s window hears the clip when its centre is within 0.5 s of it, and stands for its centre ± 0.25 s.
+            XCTAssertTrue(spans.allSatisfy { $0.1 >= 4.25 && $0.2 <= 5.75 + clipSeconds }, "\(name): \(spans)")
+            let covered = spans.filter { $0.0 == .snoring }
+                .map { min($0.2, 5 + clipSeconds) - max($0.1, 5) }.filter { $0 > 0 }.reduce(0, +)
+            XCTAssertGreaterThan(covered, 0, "\(name): no snoring in \(spans)")
+            coverages.append(covered / clipSeconds)
+        }
+        let mean = coverages.reduce(0, +) / Double(coverages.count)
+        XCTAssertGreaterThanOrEqual(mean, 0.6, "snoring covers \(coverages) of the clips")
     }
 
     func test_detector_findsCough_atTheRightTime_inBedroomMix() throws {

@@ -1,0 +1,288 @@
+#include "sa_event_net.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "sa_mlp.h"
+#include "sa_float_policy.h"
+#include "sa_vector_dispatch.h"
+
+struct sa_event_net {
+    sa_event_net_shape shape;
+    int in_bands;                              /* mel_bands / band_group */
+    int steps;                                 /* window_frames / frame_group */
+    int in_channels[SA_EVENT_NET_MAX_CONVS];
+    int steps_of[SA_EVENT_NET_MAX_CONVS];      /* time steps entering each convolution */
+    float *conv_w[SA_EVENT_NET_MAX_CONVS];     /* 3 x in x out: the output channel varies fastest */
+    float *conv_b[SA_EVENT_NET_MAX_CONVS];
+    float *patch_mean;
+    float *patch_inv_std;
+    float *buffer_a;                           /* time-major activations */
+    float *buffer_b;
+    float *summary;                            /* 2 x last channels + stat_count */
+    float *band_sums;                          /* mel_bands: one patch step's frames summed */
+    sa_mlp *dense;
+};
+
+static int sa_positive(const float *v, int n) {
+    for (int i = 0; i < n; i++) {
+        if (!(v[i] > 0.0f)) return 0;
+    }
+    return 1;
+}
+
+static int sa_shape_valid(const sa_event_net_shape *s) {
+    if (s->band_group < 1 || s->frame_group < 1 || s->mel_bands < s->band_group || s->window_frames < s->frame_group ||
+        s->mel_bands % s->band_group != 0 || s->window_frames % s->frame_group != 0 || s->conv_count < 1 ||
+        s->conv_count > SA_EVENT_NET_MAX_CONVS || s->stat_count < 0 || s->dense_count < 1 || s->dense_sizes == NULL) {
+        return 0;
+    }
+    int steps = s->window_frames / s->frame_group;
+    for (int l = 0; l < s->conv_count; l++) {
+        if (s->conv_channels[l] < 1 || steps < 1) return 0;
+        if (l + 1 < s->conv_count) steps /= 2;
+    }
+    return steps >= 1;
+}
+
+sa_status sa_event_net_init(sa_event_net **out, const sa_event_net_shape *shape, const float *const *conv_weights,
+                            const float *const *conv_biases, const float *patch_mean, const float *patch_std,
+                            const float *const *dense_weights, const float *const *dense_biases,
+                            const float *stat_mean, const float *stat_std) {
+    if (out == NULL || shape == NULL || conv_weights == NULL || conv_biases == NULL || patch_mean == NULL ||
+        patch_std == NULL || dense_weights == NULL || dense_biases == NULL ||
+        (shape->stat_count > 0 && (stat_mean == NULL || stat_std == NULL)) || !sa_shape_valid(shape)) {
+        return SA_ERR_INVALID_ARGUMENT;
+    }
+    for (int l = 0; l < shape->conv_count; l++) {
+        if (conv_weights[l] == NULL || conv_biases[l] == NULL) return SA_ERR_INVALID_ARGUMENT;
+    }
+    int in_bands = shape->mel_bands / shape->band_group;
+    if (!sa_positive(patch_std, in_bands) || (shape->stat_count > 0 && !sa_positive(stat_std, shape->stat_count))) {
+        return SA_ERR_INVALID_ARGUMENT;
+    }
+    sa_event_net *net = calloc(1, sizeof(*net));
+    if (net == NULL) return SA_ERR_OUT_OF_MEMORY;
+    net->shape = *shape;
+    net->shape.dense_sizes = NULL;
+    net->in_bands = in_bands;
+    net->steps = shape->window_frames / shape->frame_group;
+    size_t widest = (size_t)net->steps * (size_t)in_bands;
+    int steps = net->steps;
+    int channels = in_bands;
+    int ok = 1;
+    for (int l = 0; l < shape->conv_count && ok; l++) {
+        int out_channels = shape->conv_channels[l];
+        net->in_channels[l] = channels;
+        net->steps_of[l] = steps;
+        size_t count = (size_t)3 * (size_t)channels * (size_t)out_channels;
+        net->conv_w[l] = malloc(sizeof(float) * count);
+        net->conv_b[l] = malloc(sizeof(float) * (size_t)out_channels);
+        ok = net->conv_w[l] != NULL && net->conv_b[l] != NULL;
+        if (ok) {
+            /* out x in x 3 (training layout) -> 3 x in x out (the inner loop runs over output channels). */
+            for (int o = 0; o < out_channels; o++) {
+                for (int i = 0; i < channels; i++) {
+                    for (int k = 0; k < 3; k++) {
+                        net->conv_w[l][((size_t)k * (size_t)channels + (size_t)i) * (size_t)out_channels + (size_t)o] =
+                            conv_weights[l][((size_t)o * (size_t)channels + (size_t)i) * 3 + (size_t)k];
+                    }
+                }
+            }
+            memcpy(net->conv_b[l], conv_biases[l], sizeof(float) * (size_t)out_channels);
+        }
+        size_t activations = (size_t)steps * (size_t)out_channels;
+        if (activations > widest) widest = activations;
+        channels = out_channels;
+        if (l + 1 < shape->conv_count) steps /= 2;
+    }
+    int summary_width = 2 * channels + shape->stat_count;
+    net->patch_mean = malloc(sizeof(float) * (size_t)in_bands);
+    net->patch_inv_std = malloc(sizeof(float) * (size_t)in_bands);
+    net->buffer_a = malloc(sizeof(float) * widest);
+    net->buffer_b = malloc(sizeof(float) * widest);
+    net->summary = malloc(sizeof(float) * (size_t)summary_width);
+    net->band_sums = malloc(sizeof(float) * (size_t)shape->mel_bands);
+    float *mean = calloc((size_t)summary_width, sizeof(float));
+    float *std = malloc(sizeof(float) * (size_t)summary_width);
+    int *sizes = malloc(sizeof(int) * (size_t)(shape->dense_count + 1));
+    ok = ok && net->patch_mean != NULL && net->patch_inv_std != NULL && net->buffer_a != NULL &&
+         net->buffer_b != NULL && net->summary != NULL && net->band_sums != NULL && mean != NULL && std != NULL && sizes != NULL;
+    sa_status status = ok ? SA_OK : SA_ERR_OUT_OF_MEMORY;
+    if (ok) {
+        for (int b = 0; b < in_bands; b++) {
+            net->patch_mean[b] = patch_mean[b];
+            net->patch_inv_std[b] = 1.0f / patch_std[b];
+        }
+        for (int i = 0; i < 2 * channels; i++) std[i] = 1.0f;
+        for (int i = 0; i < shape->stat_count; i++) {
+            mean[2 * channels + i] = stat_mean[i];
+            std[2 * channels + i] = stat_std[i];
+        }
+        sizes[0] = summary_width;
+        memcpy(sizes + 1, shape->dense_sizes, sizeof(int) * (size_t)shape->dense_count);
+        status = sa_mlp_init(&net->dense, shape->dense_count, sizes, dense_weights, dense_biases, mean, std);
+    }
+    free(mean);
+    free(std);
+    free(sizes);
+    if (status != SA_OK) {
+        sa_event_net_destroy(&net);
+        return status;
+    }
+    *out = net;
+    return SA_OK;
+}
+
+void sa_event_net_destroy(sa_event_net **net) {
+    if (net == NULL || *net == NULL) return;
+    for (int l = 0; l < SA_EVENT_NET_MAX_CONVS; l++) {
+        free((*net)->conv_w[l]);
+        free((*net)->conv_b[l]);
+    }
+    free((*net)->patch_mean);
+    free((*net)->patch_inv_std);
+    free((*net)->buffer_a);
+    free((*net)->buffer_b);
+    free((*net)->summary);
+    free((*net)->band_sums);
+    sa_mlp_destroy(&(*net)->dense);
+    free(*net);
+    *net = NULL;
+}
+
+SA_VECTOR_CLONES
+sa_status sa_event_net_patch(const sa_event_net *net, const float *log_mel, int frames, float *patch) {
+    if (net == NULL || log_mel == NULL || patch == NULL || frames < 1 || frames > net->shape.window_frames) {
+        return SA_ERR_INVALID_ARGUMENT;
+    }
+    const int bands = net->shape.mel_bands;
+    const int bg = net->shape.band_group;
+    const int fg = net->shape.frame_group;
+    const float floor_value = net->shape.log_floor;
+    const float scale = 1.0f / (float)(bg * fg);
+    float *restrict sums = net->band_sums;
+    double total = 0.0;
+    for (int t = 0; t < net->steps; t++) {
+        for (int b = 0; b < bands; b++) sums[b] = 0.0f;
+        for (int f = t * fg; f < (t + 1) * fg; f++) {
+            if (f >= frames) {
+                for (int b = 0; b < bands; b++) sums[b] += floor_value;
+                continue;
+            }
+            const float *restrict frame = log_mel + (size_t)f * (size_t)bands;
+            for (int b = 0; b < bands; b++) sums[b] += frame[b] > floor_value ? frame[b] : floor_value;
+        }
+        float *restrict row = patch + (size_t)t * (size_t)net->in_bands;
+        float row_total = 0.0f;
+        for (int b = 0; b < net->in_bands; b++) {
+            float sum = 0.0f;
+            for (int g = 0; g < bg; g++) sum += sums[b * bg + g];
+            row[b] = sum * scale;
+            row_total += row[b];
+        }
+        total += row_total;
+    }
+    const float mean = (float)(total / ((double)net->steps * (double)net->in_bands));
+    for (int i = 0; i < net->steps * net->in_bands; i++) patch[i] -= mean;
+    return SA_OK;
+}
+
+/* Eight floats as one value (GCC/clang vector extension): an AVX register, or two SSE registers. */
+typedef float sa_float8 __attribute__((vector_size(32)));
+
+
+/* out[t][o] = relu(bias[o] + sum_k sum_i w[k][i][o] * in[t + k - 1][i]), zero padding at both ends.
+ * Output channels go 16 at a time with their sums in registers; a remainder below 16 takes the scalar path. */
+SA_VECTOR_CLONES
+static void sa_conv3_relu(const float *restrict in, int steps, int in_channels, const float *restrict w,
+                          const float *restrict bias, int out_channels, float *restrict out) {
+    const size_t stride = (size_t)out_channels;
+    const int blocked = out_channels - out_channels % 16;
+    for (int t = 0; t < steps; t++) {
+        float *restrict y = out + (size_t)t * stride;
+        const int k_first = t == 0 ? 1 : 0;
+        const int k_last = t == steps - 1 ? 1 : 2;
+        for (int o0 = 0; o0 < blocked; o0 += 16) {
+            sa_float8 acc0, acc1, w0, w1;
+            memcpy(&acc0, bias + o0, sizeof(acc0));
+            memcpy(&acc1, bias + o0 + 8, sizeof(acc1));
+            for (int k = k_first; k <= k_last; k++) {
+                const float *restrict x = in + (size_t)(t + k - 1) * (size_t)in_channels;
+                const float *restrict wk = w + (size_t)k * (size_t)in_channels * stride + (size_t)o0;
+                for (int i = 0; i < in_channels; i++) {
+                    const float xi = x[i];
+                    const float *restrict wi = wk + (size_t)i * stride;
+                    memcpy(&w0, wi, sizeof(w0));
+                    memcpy(&w1, wi + 8, sizeof(w1));
+                    acc0 += xi * w0;
+                    acc1 += xi * w1;
+                }
+            }
+            memcpy(y + o0, &acc0, sizeof(acc0));
+            memcpy(y + o0 + 8, &acc1, sizeof(acc1));
+        }
+        for (int o = 0; o < blocked; o++) y[o] = y[o] > 0.0f ? y[o] : 0.0f;
+        for (int o = blocked; o < out_channels; o++) {
+            float acc = bias[o];
+            for (int k = k_first; k <= k_last; k++) {
+                const float *restrict x = in + (size_t)(t + k - 1) * (size_t)in_channels;
+                const float *restrict wk = w + (size_t)k * (size_t)in_channels * stride + (size_t)o;
+                for (int i = 0; i < in_channels; i++) acc += x[i] * wk[(size_t)i * stride];
+            }
+            y[o] = acc > 0.0f ? acc : 0.0f;
+        }
+    }
+}
+
+sa_status sa_event_net_forward(sa_event_net *net, const float *log_mel, int frames, const float *stats,
+                               float *output) {
+    if (net == NULL || output == NULL || (net->shape.stat_count > 0 && stats == NULL)) {
+        return SA_ERR_INVALID_ARGUMENT;
+    }
+    float *x = net->buffer_a;
+    float *y = net->buffer_b;
+    sa_status status = sa_event_net_patch(net, log_mel, frames, x);
+    if (status != SA_OK) return status;
+    for (int t = 0; t < net->steps; t++) {
+        float *row = x + (size_t)t * (size_t)net->in_bands;
+        for (int b = 0; b < net->in_bands; b++) row[b] = (row[b] - net->patch_mean[b]) * net->patch_inv_std[b];
+    }
+    int steps = net->steps;
+    int channels = net->in_bands;
+    for (int l = 0; l < net->shape.conv_count; l++) {
+        int out_channels = net->shape.conv_channels[l];
+        sa_conv3_relu(x, steps, channels, net->conv_w[l], net->conv_b[l], out_channels, y);
+        channels = out_channels;
+        if (l + 1 < net->shape.conv_count) {
+            int pooled = steps / 2;
+            for (int t = 0; t < pooled; t++) {
+                const float *a = y + (size_t)(2 * t) * (size_t)channels;
+                const float *b = a + channels;
+                float *z = x + (size_t)t * (size_t)channels;
+                for (int c = 0; c < channels; c++) z[c] = a[c] > b[c] ? a[c] : b[c];
+            }
+            steps = pooled;
+        } else {
+            float *tmp = x;
+            x = y;
+            y = tmp;
+        }
+    }
+    float *summary = net->summary;
+    for (int c = 0; c < channels; c++) {
+        summary[c] = 0.0f;
+        summary[channels + c] = x[c];
+    }
+    for (int t = 0; t < steps; t++) {
+        const float *row = x + (size_t)t * (size_t)channels;
+        for (int c = 0; c < channels; c++) {
+            summary[c] += row[c];
+            if (row[c] > summary[channels + c]) summary[channels + c] = row[c];
+        }
+    }
+    for (int c = 0; c < channels; c++) summary[c] /= (float)steps;
+    if (net->shape.stat_count > 0) {
+        memcpy(summary + 2 * channels, stats, sizeof(float) * (size_t)net->shape.stat_count);
+    }
+    return sa_mlp_forward(net->dense, summary, output);
+}

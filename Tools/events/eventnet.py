@@ -1,0 +1,143 @@
+"""The event network: a small 1-D convolutional network over a window's reduced log-mel spectrogram, joined with
+the pooled window statistics, then dense layers and a softmax over `eventdata.CLASSES`.
+
+The C engine (`Sources/CSleepDSP/event_net.c`) runs exactly this: `patch` below is `sa_event_net_patch`, the
+convolutions have their batch normalisation folded in at export (`export_tensors`), and the reference pair in the
+model file checks that both give the same output."""
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import eventdata as ed
+
+C = len(ed.CLASSES)
+BAND_GROUP = 2      # adjacent mel bands averaged: 64 -> 32
+FRAME_GROUP = 4     # adjacent 10-ms frames averaged: 100 -> 25 (40-ms steps)
+
+
+def patch(M):
+    """Window log-mel frames (N, frames, 64), floored, -> network input (N, 32 bands, frames / 4): bands and
+    frames averaged in groups, minus the patch's mean (level is in the pooled statistics)."""
+    M = np.asarray(M, np.float32)
+    n, t, b = M.shape
+    P = M.reshape(n, t // FRAME_GROUP, FRAME_GROUP, b // BAND_GROUP, BAND_GROUP).mean(axis=(2, 4))
+    P -= P.mean(axis=(1, 2), keepdims=True)
+    return np.ascontiguousarray(P.transpose(0, 2, 1))
+
+
+class EventNet(nn.Module):
+    def __init__(self, stats, channels=(48, 64, 64), hidden=(128, 64), bands=64 // BAND_GROUP, dropout=0.3):
+        super().__init__()
+        self.convs = nn.ModuleList()
+        self.norms = nn.ModuleList()
+        previous = bands
+        for c in channels:
+            self.convs.append(nn.Conv1d(previous, c, 3, padding=1))
+            self.norms.append(nn.BatchNorm1d(c))
+            previous = c
+        widths = [2 * previous + stats] + list(hidden)
+        self.dense = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths[:-1], widths[1:]))
+        self.out = nn.Linear(widths[-1], C)
+        self.dropout = dropout
+
+    def forward(self, P, X):
+        h = P
+        for i, (conv, norm) in enumerate(zip(self.convs, self.norms)):
+            h = F.relu(norm(conv(h)))
+            if i + 1 < len(self.convs):
+                h = F.max_pool1d(h, 2)
+        z = torch.cat([h.mean(dim=2), h.amax(dim=2), X], dim=1)
+        for layer in self.dense:
+            z = F.dropout(F.relu(layer(z)), self.dropout, self.training)
+        return self.out(z)
+
+
+class Standardiser:
+    def __init__(self, X, P):
+        self.x_mean = X.mean(axis=0, dtype=np.float64).astype(np.float32)
+        self.x_std = (X.std(axis=0, dtype=np.float64) + 1e-6).astype(np.float32)
+        self.p_mean = P.mean(axis=(0, 2), dtype=np.float64).astype(np.float32)
+        self.p_std = (P.std(axis=(0, 2), dtype=np.float64) + 1e-6).astype(np.float32)
+
+    def x(self, X):
+        return ((X - self.x_mean) / self.x_std).astype(np.float32)
+
+    def p(self, P):
+        return ((P - self.p_mean[None, :, None]) / self.p_std[None, :, None]).astype(np.float32)
+
+
+def spec_augment(P, rng):
+    """Masks one random band range and one random time range per window (training only)."""
+    n, b, t = P.shape
+    P = P.copy()
+    for k in range(n):
+        if rng.random() < 0.5:
+            w = rng.integers(1, 5)
+            s = rng.integers(0, b - w)
+            P[k, s:s + w] = 0.0
+        if rng.random() < 0.5:
+            w = rng.integers(1, 5)
+            s = rng.integers(0, t - w)
+            P[k, :, s:s + w] = 0.0
+    return P
+
+
+def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidden=(128, 64), lr=2e-3,
+        batch=256, log=None):
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    std = Standardiser(X, P)
+    Xs, Ps = std.x(X), std.p(P)
+    counts = np.bincount(y, minlength=C).astype(float)
+    w = (counts.sum() / np.maximum(counts, 1) / C) ** weight_power
+    net = EventNet(X.shape[1], channels, hidden)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-3)
+    steps = epochs * int(np.ceil(len(y) / batch))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+    weights = torch.tensor(w, dtype=torch.float32)
+    yt = torch.tensor(y)
+    for epoch in range(epochs):
+        net.train()
+        order = rng.permutation(len(y))
+        total = 0.0
+        for s in range(0, len(order), batch):
+            idx = order[s:s + batch]
+            pb = torch.from_numpy(spec_augment(Ps[idx], rng))
+            xb = torch.from_numpy(Xs[idx])
+            loss = F.cross_entropy(net(pb, xb), yt[idx], weight=weights, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        if log:
+            log(f"  epoch {epoch + 1}: loss {total / len(y):.4f}")
+    net.eval()
+    return net, std
+
+
+def predict(model, X, P, batch=4096):
+    net, std = model
+    out = []
+    with torch.no_grad():
+        for s in range(0, len(X), batch):
+            logits = net(torch.from_numpy(std.p(P[s:s + batch])), torch.from_numpy(std.x(X[s:s + batch])))
+            out.append(torch.softmax(logits, dim=1).numpy())
+    return np.concatenate(out) if out else np.zeros((0, C), np.float32)
+
+
+def export_tensors(net):
+    """The network's tensors as the model file stores them: each convolution with its batch normalisation folded
+    in (out x in x 3 weights, biases), then the dense layers (out x in weights, biases; the last is the output)."""
+    tensors = []
+    for i, (conv, norm) in enumerate(zip(net.convs, net.norms)):
+        scale = (norm.weight / torch.sqrt(norm.running_var + norm.eps)).detach().numpy()
+        weight = conv.weight.detach().numpy() * scale[:, None, None]
+        bias = (conv.bias.detach().numpy() - norm.running_mean.detach().numpy()) * scale + norm.bias.detach().numpy()
+        tensors += [(f"conv{i}.weight", weight.astype(np.float32)), (f"conv{i}.bias", bias.astype(np.float32))]
+    layers = list(net.dense) + [net.out]
+    for i, layer in enumerate(layers):
+        tensors += [(f"dense{i}.weight", layer.weight.detach().numpy().astype(np.float32)),
+                    (f"dense{i}.bias", layer.bias.detach().numpy().astype(np.float32))]
+    return tensors
