@@ -10,7 +10,7 @@ import Foundation
 public final class EventClassifierModel: Sendable {
     /// The file's magic bytes.
     static let magic = Array("SAEVTMDL".utf8)
-    /// The only file version this build reads.
+    /// The file versions this build reads (1: perceptron over the statistics, 2: with the convolutional front).
     static let supportedVersions: ClosedRange<UInt32> = 1...2
 
     /// The convolutional front of a version-2 model.

@@ -10,16 +10,6 @@ public struct EventFeatureExporter: Sendable {
     /// Creates an exporter.
     public init() {}
 
-    /// Computes the window features of one clip.
-    ///
-    /// - Parameter samples: Mono 16 kHz samples (already padded as `EventClipAudio` does).
-    /// - Returns: The windows' features (one array per window) and the number of frames.
-    /// - Throws: `SleepCycleSdkError.invalidConfiguration` if the front end cannot be set up.
-    func windowFeatures(of samples: [Float]) throws -> (windows: [[Float]], frames: Int64) {
-        let (logMel, dbfs, bands) = try frames(of: samples)
-        return (try windowFeatures(logMel: logMel, dbfs: dbfs, bands: bands), Int64(dbfs.count))
-    }
-
     /// Runs the package's front end over one clip.
     ///
     /// - Parameter samples: Mono 16 kHz samples.

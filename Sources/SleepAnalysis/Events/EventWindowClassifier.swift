@@ -42,16 +42,7 @@ final class EventWindowClassifier {
             }
             convolutionalNetwork = try Self.makeConvolutionalNetwork(model: model, convolution: convolution)
         } else {
-            var networkHandle: OpaquePointer?
-            let sizes = model.layerSizes.map { Int32($0) }
-            let status = Self.withPointers(model.weights) { weights in
-                Self.withPointers(model.biases) { biases in
-                    sa_mlp_init(&networkHandle, Int32(sizes.count - 1), sizes, weights, biases, model.featureMean,
-                                model.featureStd)
-                }
-            }
-            try Self.check(status)
-            network = networkHandle
+            network = try Self.makePerceptron(model: model)
         }
     }
 
@@ -60,6 +51,21 @@ final class EventWindowClassifier {
         sa_event_net_destroy(&convolutionalNetwork)
     }
 
+    /// The C network of a version-1 model: dense layers over the standardised statistics.
+    private static func makePerceptron(model: EventClassifierModel) throws -> OpaquePointer? {
+        var handle: OpaquePointer?
+        let sizes = model.layerSizes.map { Int32($0) }
+        let status = withPointers(model.weights) { weights in
+            withPointers(model.biases) { biases in
+                sa_mlp_init(&handle, Int32(sizes.count - 1), sizes, weights, biases, model.featureMean,
+                            model.featureStd)
+            }
+        }
+        try check(status)
+        return handle
+    }
+
+    /// The C network of a version-2 model: convolutions over the window's patch, joined with the statistics.
     private static func makeConvolutionalNetwork(
         model: EventClassifierModel, convolution: EventClassifierModel.Convolution
     ) throws -> OpaquePointer? {
