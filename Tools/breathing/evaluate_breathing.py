@@ -78,7 +78,7 @@ def compose_night(seed: int, minutes: float, level_db: float) -> tuple[np.ndarra
         inhale_band=(rng.uniform(300, 700), rng.uniform(2000, 4000)),
         exhale_band=(rng.uniform(200, 400), rng.uniform(1200, 2500)),
         inhale_share=rng.uniform(0.3, 0.45), exhale_share=rng.uniform(0.35, 0.5),
-        exhale_gain_db=rng.uniform(-6.0, 3.0))
+        exhale_gain_db=rng.uniform(-6.0, 3.0), airflow_rumble=0.0)
     room = synth.room_tone(rng, seconds, level_db=-60.0, fan_hz=float(rng.choice([50.0, 60.0, 100.0])))
     breath, onsets = synth.breathing(rng, seconds, bpm_at, style, level_db=-60.0 + level_db)
     return (room + breath).astype(np.float32), onsets, knots_t[1:]

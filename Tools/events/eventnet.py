@@ -84,7 +84,9 @@ def spec_augment(P, rng):
 
 
 def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidden=(128, 64), lr=2e-3,
-        batch=256, log=None):
+        batch=256, mixup=0.0, log=None):
+    """Trains the network (AdamW, one-cycle schedule, class weights, label smoothing, SpecAugment-style masks).
+    With `mixup` > 0, pairs of windows are blended (inputs and targets) with a Beta(mixup, mixup) weight."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     std = Standardiser(X, P)
@@ -105,7 +107,16 @@ def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidde
             idx = order[s:s + batch]
             pb = torch.from_numpy(spec_augment(Ps[idx], rng))
             xb = torch.from_numpy(Xs[idx])
-            loss = F.cross_entropy(net(pb, xb), yt[idx], weight=weights, label_smoothing=0.05)
+            if mixup > 0:
+                lam = float(rng.beta(mixup, mixup))
+                partner = torch.from_numpy(rng.permutation(len(idx)))
+                pb = lam * pb + (1 - lam) * pb[partner]
+                xb = lam * xb + (1 - lam) * xb[partner]
+                logits = net(pb, xb)
+                loss = lam * F.cross_entropy(logits, yt[idx], weight=weights, label_smoothing=0.05) + \
+                    (1 - lam) * F.cross_entropy(logits, yt[idx][partner], weight=weights, label_smoothing=0.05)
+            else:
+                loss = F.cross_entropy(net(pb, xb), yt[idx], weight=weights, label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -27,15 +27,16 @@ C = len(ed.CLASSES)
 class Options:
     """What to train: network kind, sizes, epochs, class-weight power."""
 
-    def __init__(self, network="conv", hidden=(128, 64), channels=(32, 48, 64), epochs=20, weight_power=0.5):
+    def __init__(self, network="conv", hidden=(128, 64), channels=(32, 48, 64), epochs=20, weight_power=0.5,
+                 mixup=0.0):
         self.network, self.hidden, self.channels = network, tuple(hidden), tuple(channels)
-        self.epochs, self.weight_power = epochs, weight_power
+        self.epochs, self.weight_power, self.mixup = epochs, weight_power, mixup
 
 
 def fit_model(X, P, y, seed, options):
     if options.network == "conv":
         return ("conv", eventnet.fit(X, P, y, seed, epochs=options.epochs, weight_power=options.weight_power,
-                                     channels=options.channels, hidden=options.hidden))
+                                     channels=options.channels, hidden=options.hidden, mixup=options.mixup))
     return ("mlp", fit(X, y, seed, options.hidden, options.epochs))
 
 
@@ -177,13 +178,14 @@ def main():
     ap.add_argument("--channels", default="32,48,64", help="convolution channels (conv network)")
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--weight-power", type=float, default=0.5, help="class weights: inverse frequency ** this")
+    ap.add_argument("--mixup", type=float, default=0.0, help="mixup Beta parameter (0: off)")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
                     help="also write each fold's model and its held-out manifest here (fold<k>.bin, fold<k>.tsv)")
     args = ap.parse_args()
     options = Options(args.network, (int(v) for v in args.hidden.split(",")),
-                      (int(v) for v in args.channels.split(",")), args.epochs, args.weight_power)
+                      (int(v) for v in args.channels.split(",")), args.epochs, args.weight_power, args.mixup)
     parts = [np.load(path) for path in args.data.split(",")]
     X = np.concatenate([p["X"] for p in parts])
     M = np.concatenate([p["M"] for p in parts]) if args.network == "conv" else None

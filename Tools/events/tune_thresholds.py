@@ -1,8 +1,14 @@
-"""Per-type detection thresholds from out-of-fold probabilities (train.py --oof), with nested grouped
-cross-validation for the figures: each fold is scored with thresholds tuned on the other folds only.
-The objective is clip-level macro-F1 over event types (as `evaluate events` scores it) on clean held-out clips,
-with band-limited negatives and background-only scenes counted as clips that must yield no event.
-Writes the tuned thresholds into the given model files (header only; weights untouched)."""
+"""Per-type detection thresholds and minimum event durations from out-of-fold probabilities (train.py --oof),
+with nested grouped cross-validation for the figures: each fold is scored with settings tuned on the other folds
+only.
+
+A clip's label follows `sleepanalysis evaluate events`: the engine's hysteresis runs over the clip's windows for
+every type (an event opens at a window reaching the on-threshold, grows over windows at or above the
+off-threshold = 0.6 x on, bridges a one-window gap, and counts when it spans at least the type's minimum duration);
+the label is the detected type with the highest event probability, or none. The objective is clip-level
+macro-F1 over event types on clean held-out clips, with band-limited negatives and background-only scenes counted
+as clips that must yield no event. Writes the tuned settings into the given model files (header only; weights
+untouched)."""
 import argparse
 import json
 import sys
@@ -15,38 +21,82 @@ import train
 
 C = len(ed.CLASSES)
 GRID = np.round(np.arange(0.30, 0.99, 0.05), 2)
+OFF_RATIO = 0.6
+HOP_SECONDS = ed.WINDOW_HOP_FRAMES * ed.HOP / ed.SAMPLE_RATE
+# Minimum event durations tried, in windows (x HOP_SECONDS): 0.5 s (one window) to 3 s.
+DURATION_WINDOWS = (1, 2, 3, 4, 6)
 
 
-def clip_table(P, item, kind, clip, rows, kinds=(0, 2, 3)):
-    """Per scored item: best window probability per class, true class, fold key."""
-    keep = np.isin(kind, kinds)
-    ids = np.unique(item[keep])
-    best = np.zeros((len(ids), C), np.float32)
-    truth = np.zeros(len(ids), int)
-    first = {}
-    for idx in np.flatnonzero(keep):
-        first.setdefault(item[idx], idx)
-    index = {v: i for i, v in enumerate(ids)}
-    np.maximum.at(best, np.array([index[v] for v in item[keep]]), P[keep])
-    valid = np.ones(len(ids), bool)
-    for v, i in index.items():
-        j = first[v]
-        if kind[j] in (0, 1):
-            ci = ed.class_index(rows[clip[j]]["class"])
-            if ci is None:
-                valid[i] = False
+class ClipWindows:
+    """The windows of the scored items (clips and scenes), in stream order, with each item's truth and fold."""
+
+    def __init__(self, P, item, kind, clip, fold, rows, kinds):
+        keep = np.isin(kind, kinds)
+        truth_of, valid_items = {}, set()
+        for idx in np.flatnonzero(keep):
+            it = item[idx]
+            if it in truth_of:
                 continue
-            truth[i] = ci
-        else:
-            truth[i] = 0
-    return ids[valid], best[valid], truth[valid]
+            if kind[idx] in (0, 1):
+                ci = ed.class_index(rows[clip[idx]]["class"])
+                if ci is None:
+                    truth_of[it] = None
+                    continue
+                truth_of[it] = ci
+            else:
+                truth_of[it] = 0
+            valid_items.add(it)
+        keep &= np.array([truth_of.get(v) is not None for v in item])
+        self.P, self.item = P[keep], item[keep]
+        self.ids = np.array(sorted(valid_items))
+        index = {v: i for i, v in enumerate(self.ids)}
+        self.row = np.array([index[v] for v in self.item])
+        self.truth = np.array([truth_of[v] for v in self.ids])
+        item_fold = dict(zip(item, fold))
+        item_kind = dict(zip(item, kind))
+        self.fold = np.array([item_fold[v] for v in self.ids])
+        self.kind = np.array([item_kind[v] for v in self.ids])
+        self.first = np.r_[True, self.item[1:] != self.item[:-1]]
+
+    def detections(self, c, on, windows):
+        """Per item: the peak probability of an event of type `c` (0 when none), as the engine's hysteresis
+        finds it with this on-threshold and a minimum duration of `windows` windows."""
+        p = self.P[:, c]
+        above = p >= on * OFF_RATIO
+        # One window below the off-threshold between two above it (same item) is bridged.
+        bridged = above.copy()
+        bridged[1:-1] |= above[:-2] & above[2:] & ~self.first[1:-1] & ~self.first[2:]
+        run_start = bridged & (np.r_[True, ~bridged[:-1]] | self.first)
+        run = np.cumsum(run_start) * bridged
+        runs = int(run.max())
+        out = np.zeros(len(self.ids))
+        if runs == 0:
+            return out
+        pos = np.arange(len(p))
+        last = np.full(runs + 1, -1)
+        np.maximum.at(last, run, np.where(bridged, pos, -1))
+        opened = np.full(runs + 1, len(p))
+        np.minimum.at(opened, run, np.where(bridged & (p >= on), pos, len(p)))
+        peak = np.zeros(runs + 1)
+        np.maximum.at(peak, run, np.where(bridged, p, 0.0))
+        ok = (opened < len(p)) & (last - opened + 1 >= windows)
+        ok[0] = False
+        sel = bridged & ok[run]
+        np.maximum.at(out, self.row[sel], p[sel])
+        return out
 
 
-def labels(best, thr):
-    ok = best[:, 1:] >= thr[None, 1:]
-    masked = np.where(ok, best[:, 1:], -1.0)
-    arg = masked.argmax(axis=1) + 1
-    return np.where(ok.any(axis=1), arg, 0)
+class DetectionTable:
+    """Every (type, on-threshold, minimum duration) setting's per-item event peak, computed once."""
+
+    def __init__(self, clips):
+        self.clips = clips
+        self.peak = {(c, g, w): clips.detections(c, g, w)
+                     for c in range(1, C) for g in GRID for w in DURATION_WINDOWS}
+
+    def labels(self, settings, mask=slice(None)):
+        best = np.stack([self.peak[(c,) + settings[c]][mask] for c in range(1, C)], axis=1)
+        return np.where(best.max(axis=1) > 0, best.argmax(axis=1) + 1, 0)
 
 
 def macro_f1(truth, pred):
@@ -59,16 +109,32 @@ def macro_f1(truth, pred):
     return float(np.mean(f1s))
 
 
-def tune(best, truth, passes=2):
-    thr = np.full(C, 0.5)
+def tune(table, mask, passes=2):
+    """Coordinate ascent over types: each type's (threshold, duration) maximising macro-F1 on the masked items."""
+    settings = {c: (0.5, 1) for c in range(1, C)}
+    truth = table.clips.truth[mask]
     for _ in range(passes):
         for c in range(1, C):
-            scores = []
+            scored = []
             for g in GRID:
-                thr[c] = g
-                scores.append(macro_f1(truth, labels(best, thr)))
-            thr[c] = GRID[int(np.argmax(scores))]
-    return thr
+                for w in DURATION_WINDOWS:
+                    trial = dict(settings)
+                    trial[c] = (g, w)
+                    scored.append((macro_f1(truth, table.labels(trial, mask)), -w, (g, w)))
+            settings[c] = max(scored)[2]
+    return settings
+
+
+def write_settings(path, settings):
+    header, tensors = modelfile.read(path)
+    header["onThreshold"] = {ed.CLASSES[c]: float(g) for c, (g, _) in settings.items()}
+    header["offThreshold"] = {ed.CLASSES[c]: round(float(g) * OFF_RATIO, 3) for c, (g, _) in settings.items()}
+    header["minDurationSecondsByType"] = {ed.CLASSES[c]: w * HOP_SECONDS for c, (_, w) in settings.items()}
+    names = [t["name"] for t in header.pop("tensors")]
+    for k in ("payloadBytes", "payloadFNV1a64"):
+        header.pop(k)
+    modelfile.write(path, header, [(n, tensors[n]) for n in names])
+    print(f"settings written to {path}", file=sys.stderr)
 
 
 def main():
@@ -76,41 +142,38 @@ def main():
     ap.add_argument("--oof", required=True)
     ap.add_argument("--manifest", required=True)
     ap.add_argument("--figures", default=None)
-    ap.add_argument("--models", default="", help="comma-separated model files to receive the final thresholds")
-    ap.add_argument("--fold-models", default=None, help="folder with fold<k>.bin: each gets thresholds tuned "
+    ap.add_argument("--models", default="", help="comma-separated model files to receive the final settings")
+    ap.add_argument("--fold-models", default=None, help="folder with fold<k>.bin: each gets settings tuned "
                                                        "without fold k")
     args = ap.parse_args()
     d = np.load(args.oof)
     rows = ed.read_manifest(args.manifest)
     P, fold, clip, kind, item = d["P"], d["fold"], d["clip"], d["kind"], d["item"]
-    ids, best, truth = clip_table(P, item, kind, clip, rows)
-    item_fold = dict(zip(item, fold))
-    fold_of = np.array([item_fold[v] for v in ids])
-    kind_of = dict(zip(item, kind))
-    clean = np.array([kind_of[v] == 0 for v in ids])
-    pred = np.zeros(len(ids), int)
-    fold_thr = {}
-    for f in np.unique(fold_of):
-        thr = tune(best[fold_of != f], truth[fold_of != f])
-        fold_thr[int(f)] = thr
-        pred[fold_of == f] = labels(best[fold_of == f], thr)
-        print(f"fold {f}: thresholds {dict(zip(ed.CLASSES[1:], thr[1:]))}", file=sys.stderr)
-    # Bedroom scenes of held-out clips, scored with the same nested thresholds (not used for tuning).
-    m_ids, m_best, m_truth = clip_table(P, item, kind, clip, rows, kinds=(1,))
-    m_fold = np.array([item_fold[v] for v in m_ids])
-    m_pred = np.zeros(len(m_ids), int)
-    for f, thr in fold_thr.items():
-        m_pred[m_fold == f] = labels(m_best[m_fold == f], thr)
-    t_clean = {int(i): int(t) for i, t in zip(ids[clean], truth[clean])}
-    p_clean = {int(i): int(p) for i, p in zip(ids[clean], pred[clean])}
-    figures = {"heldOutClean": train.report(t_clean, p_clean),
-               "heldOutBedroomMix": train.report({int(i): int(t) for i, t in zip(m_ids, m_truth)},
-                                                 {int(i): int(p) for i, p in zip(m_ids, m_pred)}),
-               "bandLimitedNegativesFalseAlarmRate": round(float(np.mean(pred[np.array([kind_of[v] == 2 for v in ids])] != 0)), 4),
-               "roomToneScenesFalseAlarmRate": round(float(np.mean(pred[np.array([kind_of[v] == 3 for v in ids])] != 0)), 4),
-               "thresholds": "per type, tuned on the other folds (nested)"}
-    final = tune(best, truth)
-    figures["finalThresholds"] = {c: float(t) for c, t in zip(ed.CLASSES[1:], final[1:])}
+    scored = DetectionTable(ClipWindows(P, item, kind, clip, fold, rows, kinds=(0, 2, 3)))
+    mixes = DetectionTable(ClipWindows(P, item, kind, clip, fold, rows, kinds=(1,)))
+    clips = scored.clips
+    pred = np.zeros(len(clips.ids), int)
+    mix_pred = np.zeros(len(mixes.clips.ids), int)
+    fold_settings = {}
+    for f in np.unique(clips.fold):
+        settings = tune(scored, clips.fold != f)
+        fold_settings[int(f)] = settings
+        pred[clips.fold == f] = scored.labels(settings, clips.fold == f)
+        # Bedroom scenes of held-out clips, scored with the same nested settings (not used for tuning).
+        mix_pred[mixes.clips.fold == f] = mixes.labels(settings, mixes.clips.fold == f)
+        print(f"fold {f}: {json.dumps({ed.CLASSES[c]: s for c, s in settings.items()})}", file=sys.stderr)
+    clean = clips.kind == 0
+    figures = {
+        "heldOutClean": train.report(dict(zip(clips.ids[clean].tolist(), clips.truth[clean].tolist())),
+                                     dict(zip(clips.ids[clean].tolist(), pred[clean].tolist()))),
+        "heldOutBedroomMix": train.report(dict(zip(mixes.clips.ids.tolist(), mixes.clips.truth.tolist())),
+                                          dict(zip(mixes.clips.ids.tolist(), mix_pred.tolist()))),
+        "bandLimitedNegativesFalseAlarmRate": round(float(np.mean(pred[clips.kind == 2] != 0)), 4),
+        "roomToneScenesFalseAlarmRate": round(float(np.mean(pred[clips.kind == 3] != 0)), 4),
+        "thresholds": "per type on-threshold and minimum duration, tuned on the other folds (nested)"}
+    final = tune(scored, np.ones(len(clips.ids), bool))
+    figures["finalThresholds"] = {ed.CLASSES[c]: float(g) for c, (g, _) in final.items()}
+    figures["finalMinDurationSeconds"] = {ed.CLASSES[c]: w * HOP_SECONDS for c, (_, w) in final.items()}
     print(json.dumps({"macroF1": figures["heldOutClean"]["macroF1"],
                       "snoring": figures["heldOutClean"]["classes"]["snoring"],
                       "bl": figures["bandLimitedNegativesFalseAlarmRate"],
@@ -120,16 +183,9 @@ def main():
             json.dump(figures, fh, indent=1, sort_keys=True)
     targets = [(p, final) for p in args.models.split(",") if p]
     if args.fold_models:
-        targets += [(f"{args.fold_models}/fold{f}.bin", t) for f, t in fold_thr.items()]
-    for path, thr in targets:
-        header, tensors = modelfile.read(path)
-        header["onThreshold"] = {c: float(t) for c, t in zip(ed.CLASSES[1:], thr[1:])}
-        header["offThreshold"] = {c: round(float(t) * 0.6, 3) for c, t in zip(ed.CLASSES[1:], thr[1:])}
-        names = [t["name"] for t in header.pop("tensors")]
-        for k in ("payloadBytes", "payloadFNV1a64"):
-            header.pop(k)
-        modelfile.write(path, header, [(n, tensors[n]) for n in names])
-        print(f"thresholds written to {path}", file=sys.stderr)
+        targets += [(f"{args.fold_models}/fold{f}.bin", s) for f, s in fold_settings.items()]
+    for path, settings in targets:
+        write_settings(path, settings)
 
 
 if __name__ == "__main__":

@@ -56,8 +56,8 @@ public final class EventClassifierModel: Sendable {
     /// Per-type thresholds to open and to keep an event open.
     let onThreshold: [EventType: Float]
     let offThreshold: [EventType: Float]
-    /// Events shorter than this are dropped (seconds).
-    let minDuration: Double
+    /// Events of a type shorter than its minimum duration are dropped (seconds; every type has one).
+    let minDuration: [EventType: Double]
     /// Gaps shorter than this between two events of one type merge them (seconds).
     let mergeGap: Double
     /// Snore signature: mean and projection (rows = signature values) of standardised features.
@@ -166,7 +166,13 @@ public final class EventClassifierModel: Sendable {
         }
         onThreshold = on
         offThreshold = off
-        minDuration = header.minDurationSeconds
+        let byType = header.minDurationSecondsByType ?? [:]
+        guard header.minDurationSeconds >= 0, byType.values.allSatisfy({ $0 >= 0 && $0.isFinite }),
+            byType.keys.allSatisfy({ EventType(rawValue: $0) != nil })
+        else { throw fail("invalid minimum durations") }
+        minDuration = Dictionary(uniqueKeysWithValues: outputTypes.compactMap { $0 }.map {
+            ($0, byType[$0.rawValue] ?? header.minDurationSeconds)
+        })
         mergeGap = header.mergeGapSeconds
         signatureMean = try file.tensor("signatureMean", count: featureCount)
         let projection = try file.tensor("signatureProjection", count: header.signatureDim * featureCount)

@@ -54,7 +54,7 @@ final class EventDetector {
             guard let type, enabledTypes.contains(type), let on = model.onThreshold[type],
                 let off = model.offThreshold[type]
             else { continue }
-            let tracker = EventHysteresis(onThreshold: on, offThreshold: off, minDuration: model.minDuration,
+            let tracker = EventHysteresis(onThreshold: on, offThreshold: off, minDuration: model.minDuration[type] ?? 0,
                                           mergeGap: model.mergeGap)
             trackers.append((index, tracker))
         }

@@ -31,6 +31,8 @@ struct EventModelHeader: Decodable {
     var onThreshold: [String: Float]
     var offThreshold: [String: Float]
     var minDurationSeconds: Double
+    /// Minimum durations of particular types (seconds), overriding `minDurationSeconds` for them.
+    var minDurationSecondsByType: [String: Double]?
     var mergeGapSeconds: Double
     var signatureDim: Int
     var tensors: [Tensor]

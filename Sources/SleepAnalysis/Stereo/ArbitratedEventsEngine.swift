@@ -1,7 +1,8 @@
 import Foundation
 
 /// The events engine of one channel's session on a stereo source: hands on what the arbiter assigned to that
-/// channel, as the session's own events (its session id, its enabled types, nothing that ended before it began).
+/// channel, as the session's own events (its session id, its enabled types, nothing that ended before it began),
+/// and the event starts it announced to that channel.
 final class ArbitratedEventsEngine: AudioEventsEngine {
     private let arbiter: StereoEventArbiter
     private let channel: AnalysisChannel
@@ -31,8 +32,9 @@ final class ArbitratedEventsEngine: AudioEventsEngine {
 
     func process(_ batch: AudioBatch) -> EventDetectorOutput {
         let probabilities = arbiter.probabilities(for: channel, batchStartingAt: batch.startTime)
+        let started = arbiter.takeStarts(for: channel).filter { enabledTypes.contains($0.type) }
         return EventDetectorOutput(
-            probabilities: probabilities.filter { enabledTypes.contains($0.key) }, started: [],
+            probabilities: probabilities.filter { enabledTypes.contains($0.key) }, started: started,
             ended: own(arbiter.take(for: channel)))
     }
 

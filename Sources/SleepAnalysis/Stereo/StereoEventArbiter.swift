@@ -8,6 +8,11 @@ import Foundation
 /// strength) decide its owner through `StereoEventAssigner`. An event already given to a sleeper from the other
 /// channel's detection is not given twice.
 ///
+/// An event's start is announced as soon as either channel's engine reports it, to the sleeper the cues measured
+/// from its start until then point at (once per sleeper, whichever channel detected it). That early decision
+/// rests on the event's first second or so; the completed event is assigned on its whole interval, and so may in
+/// rare cases go to the other sleeper than its start did.
+///
 /// Each channel's session reads its events through an `ArbitratedEventsEngine`, which attaches to its channel:
 /// events are queued for attached channels only and handed over by `take(for:)`, so none is lost whichever
 /// session reads first. The engines run only while a channel is attached. When a session stops while the other
@@ -55,6 +60,10 @@ final class StereoEventArbiter {
     private var probabilities: [BatchProbabilities] = []
     private var delivered: [AnalysisChannel: [Event]] = [:]
     private var pending: [AnalysisChannel: [Event]] = [:]
+    private var pendingStarts: [AnalysisChannel: [EventStartedInfo]] = [:]
+    private var announced: [AnalysisChannel: [EventStartedInfo]] = [:]
+    /// Two starts of one type on one channel closer than this (seconds) are one event heard on both channels.
+    static let sameStartTolerance: TimeInterval = 3
     private var attached: Set<AnalysisChannel> = []
 
     /// Whether every assignment is kept in `decisions` (for evaluation; off in the SDK).
@@ -92,6 +101,7 @@ final class StereoEventArbiter {
                 interval: DateInterval(start: primary.startTime, end: primary.endTime),
                 primary: updates[0].probabilities, secondary: updates[1].probabilities))
         forget(before: primary.endTime.addingTimeInterval(-Self.retention))
+        announceStarts(updates, measuredUntil: primary.endTime)
         distribute(updates)
     }
 
@@ -99,6 +109,12 @@ final class StereoEventArbiter {
     func take(for channel: AnalysisChannel) -> [Event] {
         defer { pending[channel] = [] }
         return pending[channel] ?? []
+    }
+
+    /// The event starts announced to `channel` since the last call.
+    func takeStarts(for channel: AnalysisChannel) -> [EventStartedInfo] {
+        defer { pendingStarts[channel] = [] }
+        return pendingStarts[channel] ?? []
     }
 
     /// The detection probabilities on `channel` over the batch that began at `batchStart` (empty when the
@@ -120,6 +136,8 @@ final class StereoEventArbiter {
         attached.remove(channel)
         pending[channel] = nil
         delivered[channel] = nil
+        pendingStarts[channel] = nil
+        announced[channel] = nil
         if !attached.isEmpty { engines = [makeEngine(.primary), makeEngine(.secondary)] }
         return events
     }
@@ -173,6 +191,26 @@ final class StereoEventArbiter {
         }
     }
 
+    private func announceStarts(_ updates: [EventDetectorOutput], measuredUntil now: Date) {
+        for update in updates {
+            for start in update.started {
+                let measured = cues(for: start.type, over: DateInterval(start: start.startTime,
+                                                                        end: max(now, start.startTime)))
+                let assignment = assigner.assign(start.type, cues: measured)
+                for channel in AnalysisChannel.allCases where attached.contains(channel) && assignment.includes(channel)
+                {
+                    let repeated = announced[channel, default: []].contains {
+                        $0.type == start.type
+                            && abs($0.startTime.timeIntervalSince(start.startTime)) < Self.sameStartTolerance
+                    }
+                    guard !repeated else { continue }
+                    announced[channel, default: []].append(start)
+                    pendingStarts[channel, default: []].append(start)
+                }
+            }
+        }
+    }
+
     private func distribute(_ updates: [EventDetectorOutput]) {
         for (update, detectedOn) in zip(updates, [AnalysisChannel.primary, .secondary]) {
             for event in update.ended {
@@ -204,6 +242,7 @@ final class StereoEventArbiter {
         for channel in attached {
             delivered[channel]?.removeAll { $0.interval.end < time }
             pending[channel]?.removeAll { $0.interval.end < time }
+            announced[channel]?.removeAll { $0.startTime < time }
         }
     }
 

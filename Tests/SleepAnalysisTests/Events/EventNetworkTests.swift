@@ -153,4 +153,51 @@ final class EventNetworkTests: XCTestCase {
             guard case SleepCycleSdkError.modelIntegrityCheckFailed = error else { return XCTFail("got \(error)") }
         }
     }
+
+    // MARK: - Per-type minimum durations
+
+    func test_load_readsPerTypeMinimumDurations_andFallsBackToTheGlobalOne() throws {
+        let data = try bundledModel { header in
+            header["minDurationSeconds"] = 0.5
+            header["minDurationSecondsByType"] = ["water": 2.0, "wind": 3.0]
+        }
+        let model = try EventClassifierModel(data: data)
+        XCTAssertEqual(model.minDuration[.water], 2.0)
+        XCTAssertEqual(model.minDuration[.wind], 3.0)
+        XCTAssertEqual(model.minDuration[.snoring], 0.5)
+        XCTAssertEqual(Set(model.minDuration.keys), model.detectableTypes)
+    }
+
+    func test_load_refusesANegativeOrUnknownTypesMinimumDuration() throws {
+        for durations in [["water": -1.0], ["thunder": 1.0]] {
+            let data = try bundledModel { $0["minDurationSecondsByType"] = durations }
+            XCTAssertThrowsError(try EventClassifierModel(data: data), "\(durations)") { error in
+                guard case SleepCycleSdkError.modelIntegrityCheckFailed(let why) = error else {
+                    return XCTFail("got \(error)")
+                }
+                XCTAssertTrue(why.contains("minimum durations"), why)
+            }
+        }
+    }
+
+    /// The detector applies each type's own minimum: with snoring's raised to 30 s, a 5-s snoring clip in room
+    /// tone yields no snoring event, where the shipped model finds it.
+    func test_detector_dropsEventsShorterThanTheirTypesMinimum() throws {
+        guard let clip = try EventTestSignals.sharedClip("snoring/esc50_snoring_4-180337-A-28.flac") else {
+            throw XCTSkip("needs ../shared/data (audio clips)")
+        }
+        let mixed = EventTestSignals.mix(EventTestSignals.scaled(clip, toDbfs: -35),
+                                         into: EventTestSignals.roomTone(seconds: 16, level: -62), at: 6)
+        func snoringEvents(_ model: EventClassifierModel) throws -> Int {
+            let detector = try EventDetector(model: model, enabledTypes: [.snoring], sessionId: UUID())
+            return try EventTestSignals.run(detector, mixed).flatMap(\.ended).filter { $0.type == .snoring }.count
+        }
+        XCTAssertGreaterThan(try snoringEvents(try EventClassifierModel.bundled()), 0)
+        let strict = try EventClassifierModel(data: try bundledModel { header in
+            var durations = header["minDurationSecondsByType"] as? [String: Double] ?? [:]
+            durations["snoring"] = 30
+            header["minDurationSecondsByType"] = durations
+        })
+        XCTAssertEqual(try snoringEvents(strict), 0)
+    }
 }

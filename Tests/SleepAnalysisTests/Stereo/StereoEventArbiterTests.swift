@@ -3,8 +3,8 @@ import XCTest
 
 @testable import SleepAnalysis
 
-/// An events engine that reports scripted events when the batch containing their end is processed, and their
-/// probability in every batch they overlap.
+/// An events engine that reports scripted events: started in the batch containing their start, ended when the
+/// batch containing their end is processed, and their probability in every batch they overlap.
 private final class ScriptedEventsEngine: AudioEventsEngine {
     private var events: [Event]
     init(_ events: [Event]) { self.events = events }
@@ -14,9 +14,11 @@ private final class ScriptedEventsEngine: AudioEventsEngine {
         for event in events where event.interval.start < batch.endTime && event.interval.end > batch.startTime {
             probabilities[event.type] = Float(event.probability)
         }
+        let started = events.filter { $0.interval.start >= batch.startTime && $0.interval.start < batch.endTime }
+            .map { EventStartedInfo(type: $0.type, startTime: $0.interval.start, probability: Float($0.probability)) }
         let ended = events.filter { $0.interval.end <= batch.endTime }
         events.removeAll { $0.interval.end <= batch.endTime }
-        return EventDetectorOutput(probabilities: probabilities, started: [], ended: ended)
+        return EventDetectorOutput(probabilities: probabilities, started: started, ended: ended)
     }
 
     func finish() -> EventDetectorOutput {
@@ -65,6 +67,16 @@ final class StereoEventArbiterTests: XCTestCase {
         _ arbiter: StereoEventArbiter, _ pair: (primary: [Float], secondary: [Float]),
         channels: [AnalysisChannel] = AnalysisChannel.allCases
     ) -> [AnalysisChannel: [Event]] {
+        var starts: [AnalysisChannel: [EventStartedInfo]] = [:]
+        return run(arbiter, pair, channels: channels, starts: &starts)
+    }
+
+    /// Runs the arbiter over the pair in one-second batches; returns what each channel received, and the starts
+    /// announced to each in `starts`.
+    private func run(
+        _ arbiter: StereoEventArbiter, _ pair: (primary: [Float], secondary: [Float]),
+        channels: [AnalysisChannel] = AnalysisChannel.allCases, starts: inout [AnalysisChannel: [EventStartedInfo]]
+    ) -> [AnalysisChannel: [Event]] {
         for channel in channels { arbiter.attach(channel) }
         var received: [AnalysisChannel: [Event]] = [:]
         let features = FeatureBlock(firstFrameIndex: 0, frameCount: 0, melBandCount: 0, logMel: [], dbSpl: [], dbfs: [])
@@ -79,7 +91,10 @@ final class StereoEventArbiterTests: XCTestCase {
                 secondary: AudioBatch(
                     firstSampleIndex: Int64(first), startTime: start, samples: Array(pair.secondary[first..<last]),
                     features: features))
-            for channel in channels { received[channel, default: []] += arbiter.take(for: channel) }
+            for channel in channels {
+                received[channel, default: []] += arbiter.take(for: channel)
+                starts[channel, default: []] += arbiter.takeStarts(for: channel)
+            }
             first = last
         }
         for channel in channels { received[channel, default: []] += arbiter.finish(for: channel) }
@@ -134,6 +149,21 @@ final class StereoEventArbiterTests: XCTestCase {
         let received = run(try arbiter(.bedSideMics, primary: [onPrimary], secondary: [onSecondary]), pair)
         XCTAssertEqual(received[.primary]?.count, 1)
         XCTAssertEqual(received[.secondary]?.count, 0)
+    }
+
+    func test_arbiter_announcesAStart_toTheNearSleeperOnly_onceThoughBothChannelsDetectIt() throws {
+        let pair = burst(near: .secondary, delaySamples: 40, attenuation: 0.4)
+        let onPrimary = event(from: 1.6, to: 2.4, probability: 0.7)
+        let onSecondary = event(from: 1.5, to: 2.5, probability: 0.95)
+        var starts: [AnalysisChannel: [EventStartedInfo]] = [:]
+        let received = run(
+            try arbiter(.bedSideMics, primary: [onPrimary], secondary: [onSecondary]), pair, starts: &starts)
+        // One start (whichever channel's detection came first), on the near sleeper's channel only.
+        let announced = try XCTUnwrap(starts[.secondary])
+        XCTAssertEqual(announced.count, 1)
+        XCTAssertEqual(announced.first?.startTime.timeIntervalSince(origin) ?? 0, 1.55, accuracy: 0.051)
+        XCTAssertEqual(starts[.primary]?.count, 0)
+        XCTAssertEqual(received[.secondary]?.count, 1)
     }
 
     func test_arbiter_givesAnAmbiguousEvent_toBoth_whenTheResolutionIsBoth() throws {
@@ -192,6 +222,7 @@ final class StereoEventArbiterTests: XCTestCase {
             arbiter: arbiter, channel: .primary, sessionId: sessionId, enabledTypes: [.coughing], startTime: origin)
         let features = FeatureBlock(firstFrameIndex: 0, frameCount: 0, melBandCount: 0, logMel: [], dbSpl: [], dbfs: [])
         var ended: [Event] = []
+        var started: [EventStartedInfo] = []
         for second in 0..<4 {
             let range = (second * rate)..<((second + 1) * rate)
             let start = origin.addingTimeInterval(Double(second))
@@ -206,8 +237,10 @@ final class StereoEventArbiterTests: XCTestCase {
             let update = engine.process(primary)
             XCTAssertNil(update.probabilities[.snoring])
             ended += update.ended
+            started += update.started
         }
         ended += engine.finish().ended
+        XCTAssertEqual(started.map(\.type), [.coughing], "the start is announced, for enabled types only")
         XCTAssertEqual(ended.map(\.type), [.coughing])
         XCTAssertEqual(ended.map(\.sessionId), [sessionId])
     }
