@@ -6,6 +6,10 @@
 #include "sa_float_policy.h"
 #include "sa_vector_dispatch.h"
 
+/* Time steps computed together by the convolution: each weight load serves this many steps, and their
+ * 2 x SA_CONV_STEPS accumulators keep the multiply-add units busy (two accumulators alone wait on latency). */
+#define SA_CONV_STEPS 4
+
 struct sa_event_net {
     sa_event_net_shape shape;
     int in_bands;                              /* mel_bands / band_group */
@@ -20,6 +24,7 @@ struct sa_event_net {
     float *buffer_b;
     float *summary;                            /* 2 x last channels + stat_count */
     float *band_sums;                          /* mel_bands: one patch step's frames summed */
+    float *padded;                             /* the convolution's zero-padded input (see sa_conv3_relu) */
     sa_mlp *dense;
 };
 
@@ -67,6 +72,7 @@ sa_status sa_event_net_init(sa_event_net **out, const sa_event_net_shape *shape,
     net->in_bands = in_bands;
     net->steps = shape->window_frames / shape->frame_group;
     size_t widest = (size_t)net->steps * (size_t)in_bands;
+    size_t padded_size = (size_t)(net->steps + 2 + SA_CONV_STEPS) * (size_t)in_bands;
     int steps = net->steps;
     int channels = in_bands;
     int ok = 1;
@@ -92,6 +98,8 @@ sa_status sa_event_net_init(sa_event_net **out, const sa_event_net_shape *shape,
         }
         size_t activations = (size_t)steps * (size_t)out_channels;
         if (activations > widest) widest = activations;
+        size_t padded_input = (size_t)(steps + 2 + SA_CONV_STEPS) * (size_t)channels;
+        if (padded_input > padded_size) padded_size = padded_input;
         channels = out_channels;
         if (l + 1 < shape->conv_count) steps /= 2;
     }
@@ -102,11 +110,12 @@ sa_status sa_event_net_init(sa_event_net **out, const sa_event_net_shape *shape,
     net->buffer_b = malloc(sizeof(float) * widest);
     net->summary = malloc(sizeof(float) * (size_t)summary_width);
     net->band_sums = malloc(sizeof(float) * (size_t)shape->mel_bands);
+    net->padded = malloc(sizeof(float) * padded_size);
     float *mean = calloc((size_t)summary_width, sizeof(float));
     float *std = malloc(sizeof(float) * (size_t)summary_width);
     int *sizes = malloc(sizeof(int) * (size_t)(shape->dense_count + 1));
     ok = ok && net->patch_mean != NULL && net->patch_inv_std != NULL && net->buffer_a != NULL &&
-         net->buffer_b != NULL && net->summary != NULL && net->band_sums != NULL && mean != NULL && std != NULL && sizes != NULL;
+         net->buffer_b != NULL && net->summary != NULL && net->band_sums != NULL && net->padded != NULL && mean != NULL && std != NULL && sizes != NULL;
     sa_status status = ok ? SA_OK : SA_ERR_OUT_OF_MEMORY;
     if (ok) {
         for (int b = 0; b < in_bands; b++) {
@@ -145,6 +154,7 @@ void sa_event_net_destroy(sa_event_net **net) {
     free((*net)->buffer_b);
     free((*net)->summary);
     free((*net)->band_sums);
+    free((*net)->padded);
     sa_mlp_destroy(&(*net)->dense);
     free(*net);
     *net = NULL;
@@ -192,44 +202,61 @@ typedef float sa_float8 __attribute__((vector_size(32)));
 
 
 /* out[t][o] = relu(bias[o] + sum_k sum_i w[k][i][o] * in[t + k - 1][i]), zero padding at both ends.
- * Output channels go 16 at a time with their sums in registers; a remainder below 16 takes the scalar path. */
+ * `padded` is scratch of (steps + 2 + SA_CONV_STEPS) x in_channels floats: the input with a zero row before and
+ * zero rows after, so every block of steps reads in bounds. Output channels go 16 at a time with their sums in
+ * registers; a remainder below 16 takes the scalar path. */
 SA_VECTOR_CLONES
 static void sa_conv3_relu(const float *restrict in, int steps, int in_channels, const float *restrict w,
-                          const float *restrict bias, int out_channels, float *restrict out) {
+                          const float *restrict bias, int out_channels, float *restrict padded,
+                          float *restrict out) {
     const size_t stride = (size_t)out_channels;
+    const size_t width = (size_t)in_channels;
     const int blocked = out_channels - out_channels % 16;
-    for (int t = 0; t < steps; t++) {
-        float *restrict y = out + (size_t)t * stride;
-        const int k_first = t == 0 ? 1 : 0;
-        const int k_last = t == steps - 1 ? 1 : 2;
+    memset(padded, 0, sizeof(float) * width);
+    memcpy(padded + width, in, sizeof(float) * width * (size_t)steps);
+    memset(padded + width * (size_t)(steps + 1), 0, sizeof(float) * width * (size_t)(1 + SA_CONV_STEPS));
+    for (int t0 = 0; t0 < steps; t0 += SA_CONV_STEPS) {
+        const int count = steps - t0 < SA_CONV_STEPS ? steps - t0 : SA_CONV_STEPS;
         for (int o0 = 0; o0 < blocked; o0 += 16) {
-            sa_float8 acc0, acc1, w0, w1;
-            memcpy(&acc0, bias + o0, sizeof(acc0));
-            memcpy(&acc1, bias + o0 + 8, sizeof(acc1));
-            for (int k = k_first; k <= k_last; k++) {
-                const float *restrict x = in + (size_t)(t + k - 1) * (size_t)in_channels;
-                const float *restrict wk = w + (size_t)k * (size_t)in_channels * stride + (size_t)o0;
+            sa_float8 acc[SA_CONV_STEPS][2];
+            for (int j = 0; j < SA_CONV_STEPS; j++) {
+                memcpy(&acc[j][0], bias + o0, sizeof(acc[j][0]));
+                memcpy(&acc[j][1], bias + o0 + 8, sizeof(acc[j][1]));
+            }
+            for (int k = 0; k < 3; k++) {
+                /* Padded row t0 + k holds input step t0 + k - 1. */
+                const float *restrict x = padded + (size_t)(t0 + k) * width;
+                const float *restrict wk = w + (size_t)k * width * stride + (size_t)o0;
                 for (int i = 0; i < in_channels; i++) {
-                    const float xi = x[i];
+                    sa_float8 w0, w1;
                     const float *restrict wi = wk + (size_t)i * stride;
                     memcpy(&w0, wi, sizeof(w0));
                     memcpy(&w1, wi + 8, sizeof(w1));
-                    acc0 += xi * w0;
-                    acc1 += xi * w1;
+                    for (int j = 0; j < SA_CONV_STEPS; j++) {
+                        const float xi = x[(size_t)j * width + (size_t)i];
+                        acc[j][0] += xi * w0;
+                        acc[j][1] += xi * w1;
+                    }
                 }
             }
-            memcpy(y + o0, &acc0, sizeof(acc0));
-            memcpy(y + o0 + 8, &acc1, sizeof(acc1));
-        }
-        for (int o = 0; o < blocked; o++) y[o] = y[o] > 0.0f ? y[o] : 0.0f;
-        for (int o = blocked; o < out_channels; o++) {
-            float acc = bias[o];
-            for (int k = k_first; k <= k_last; k++) {
-                const float *restrict x = in + (size_t)(t + k - 1) * (size_t)in_channels;
-                const float *restrict wk = w + (size_t)k * (size_t)in_channels * stride + (size_t)o;
-                for (int i = 0; i < in_channels; i++) acc += x[i] * wk[(size_t)i * stride];
+            for (int j = 0; j < count; j++) {
+                float *restrict y = out + (size_t)(t0 + j) * stride + (size_t)o0;
+                memcpy(y, &acc[j][0], sizeof(acc[j][0]));
+                memcpy(y + 8, &acc[j][1], sizeof(acc[j][1]));
+                for (int o = 0; o < 16; o++) y[o] = y[o] > 0.0f ? y[o] : 0.0f;
             }
-            y[o] = acc > 0.0f ? acc : 0.0f;
+        }
+        for (int j = 0; j < count; j++) {
+            float *restrict y = out + (size_t)(t0 + j) * stride;
+            for (int o = blocked; o < out_channels; o++) {
+                float acc = bias[o];
+                for (int k = 0; k < 3; k++) {
+                    const float *restrict x = padded + (size_t)(t0 + j + k) * width;
+                    const float *restrict wk = w + (size_t)k * width * stride + (size_t)o;
+                    for (int i = 0; i < in_channels; i++) acc += x[i] * wk[(size_t)i * stride];
+                }
+                y[o] = acc > 0.0f ? acc : 0.0f;
+            }
         }
     }
 }
@@ -251,7 +278,7 @@ sa_status sa_event_net_forward(sa_event_net *net, const float *log_mel, int fram
     int channels = net->in_bands;
     for (int l = 0; l < net->shape.conv_count; l++) {
         int out_channels = net->shape.conv_channels[l];
-        sa_conv3_relu(x, steps, channels, net->conv_w[l], net->conv_b[l], out_channels, y);
+        sa_conv3_relu(x, steps, channels, net->conv_w[l], net->conv_b[l], out_channels, net->padded, y);
         channels = out_channels;
         if (l + 1 < net->shape.conv_count) {
             int pooled = steps / 2;

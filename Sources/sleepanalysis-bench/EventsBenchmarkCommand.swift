@@ -1,7 +1,8 @@
 import Foundation
 import SleepAnalysis
 
-/// `sleepanalysis-bench events [--hours N]`: the events engine's cost per hour of audio (detector and front end).
+/// `sleepanalysis-bench events [--hours N] [--model FILE]`: the events engine's cost per hour of audio (detector and
+/// front end), with the bundled model or a model file (to weigh a candidate before shipping it).
 enum EventsBenchmarkCommand {
     /// Runs the benchmark and returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
@@ -12,7 +13,11 @@ enum EventsBenchmarkCommand {
             hours = value
         }
         do {
-            let result = try EventEngineBenchmark.run(hours: hours, model: try EventClassifierModel.bundled())
+            var model = try EventClassifierModel.bundled()
+            if let index = arguments.firstIndex(of: "--model"), index + 1 < arguments.count {
+                model = try EventClassifierModel.load(from: URL(fileURLWithPath: arguments[index + 1]))
+            }
+            let result = try EventEngineBenchmark.run(hours: hours, model: model)
             let perHour = 3600 / result.audioSeconds
             print(
                 String(

@@ -28,21 +28,26 @@ class Options:
     """What to train: network kind, sizes, epochs, class-weight power."""
 
     def __init__(self, network="conv", hidden=(128, 64), channels=(32, 48, 64), epochs=20, weight_power=0.5,
-                 mixup=0.0):
+                 mixup=0.0, members=1):
         self.network, self.hidden, self.channels = network, tuple(hidden), tuple(channels)
-        self.epochs, self.weight_power, self.mixup = epochs, weight_power, mixup
+        self.epochs, self.weight_power, self.mixup, self.members = epochs, weight_power, mixup, members
 
 
 def fit_model(X, P, y, seed, options):
+    """A network of the chosen kind; for the convolutional one, `options.members` networks trained with different
+    seeds (an ensemble whose outputs are averaged)."""
     if options.network == "conv":
-        return ("conv", eventnet.fit(X, P, y, seed, epochs=options.epochs, weight_power=options.weight_power,
-                                     channels=options.channels, hidden=options.hidden, mixup=options.mixup))
+        return ("conv", [eventnet.fit(X, P, y, seed + 1000 * k, epochs=options.epochs,
+                                      weight_power=options.weight_power, channels=options.channels,
+                                      hidden=options.hidden, mixup=options.mixup) for k in range(options.members)])
     return ("mlp", fit(X, y, seed, options.hidden, options.epochs))
 
 
 def predict_model(model, X, P):
     kind, inner = model
-    return eventnet.predict(inner, X, P) if kind == "conv" else predict(inner, X)
+    if kind == "conv":
+        return np.mean([eventnet.predict(member, X, P) for member in inner], axis=0)
+    return predict(inner, X)
 
 
 def fit(X, y, seed, hidden, epochs):
@@ -121,23 +126,27 @@ def header_for(X, hidden, threshold, signature_dim):
     }
 
 
-def export_conv(path, model, X, M, y, clip, kind, rows, options, threshold):
-    net, std = model
+def export_conv(path, members, X, M, y, clip, kind, rows, options, threshold):
+    std = members[0][1]  # the standardisation depends on the training data only: the same for every member
     proj, sig_mean = sig.fit_projection(X, clip, rows, std.x_mean, std.x_std, kind)
     # Reference: the first full-length labelled window that is not digital silence.
     candidates = np.flatnonzero((y >= 0) & (M.reshape(len(M), -1).max(axis=1) > ed.LOG_FLOOR + 1))
     ref = candidates[0]
     ref_mel = M[ref].astype(np.float32)
     ref_in = X[ref:ref + 1].astype(np.float32)
-    ref_out = eventnet.predict(model, ref_in, eventnet.patch(ref_mel[None]))[0].astype(np.float32)
+    ref_out = predict_model(("conv", members), ref_in, eventnet.patch(ref_mel[None]))[0].astype(np.float32)
     tensors = [("featureMean", std.x_mean), ("featureStd", std.x_std),
                ("patchMean", std.p_mean), ("patchStd", std.p_std)]
-    tensors += eventnet.export_tensors(net)
+    for k, (net, _) in enumerate(members):
+        prefix = f"member{k}." if k else ""
+        tensors += [(prefix + name, value) for name, value in eventnet.export_tensors(net)]
     tensors += [("signatureMean", sig_mean), ("signatureProjection", proj), ("referenceLogMel", ref_mel),
                 ("referenceInput", ref_in[0]), ("referenceOutput", ref_out)]
     header = header_for(X, options.hidden, threshold, proj.shape[0])
     header["convolution"] = {"melBands": int(M.shape[2]), "bandGroup": eventnet.BAND_GROUP,
                              "frameGroup": eventnet.FRAME_GROUP, "channels": list(options.channels)}
+    if len(members) > 1:
+        header["members"] = len(members)
     modelfile.write(path, header, tensors)
 
 
@@ -179,13 +188,15 @@ def main():
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--weight-power", type=float, default=0.5, help="class weights: inverse frequency ** this")
     ap.add_argument("--mixup", type=float, default=0.0, help="mixup Beta parameter (0: off)")
+    ap.add_argument("--members", type=int, default=1, help="networks in the ensemble (conv network)")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
                     help="also write each fold's model and its held-out manifest here (fold<k>.bin, fold<k>.tsv)")
     args = ap.parse_args()
     options = Options(args.network, (int(v) for v in args.hidden.split(",")),
-                      (int(v) for v in args.channels.split(",")), args.epochs, args.weight_power, args.mixup)
+                      (int(v) for v in args.channels.split(",")), args.epochs, args.weight_power, args.mixup,
+                      args.members)
     parts = [np.load(path) for path in args.data.split(",")]
     X = np.concatenate([p["X"] for p in parts])
     M = np.concatenate([p["M"] for p in parts]) if args.network == "conv" else None

@@ -6,7 +6,8 @@ import Foundation
 /// File layout: the 8-byte magic `SAEVTMDL`, a little-endian `UInt32` version and `UInt32` header length, a JSON
 /// header (classes, sizes, thresholds, tensor table, payload checksum) and the float32 tensors it lists.
 /// Version 1 is a multilayer perceptron over the pooled window statistics; version 2 adds a convolutional front
-/// over the window's reduced log-mel spectrogram (`sa_event_net`), whose summary joins the statistics.
+/// over the window's reduced log-mel spectrogram (`sa_event_net`), whose summary joins the statistics. A file may
+/// hold several networks of one shape (an ensemble, header `members`): the classifier averages their outputs.
 public final class EventClassifierModel: Sendable {
     /// The file's magic bytes.
     static let magic = Array("SAEVTMDL".utf8)
@@ -21,15 +22,23 @@ public final class EventClassifierModel: Sendable {
         let frameGroup: Int
         /// Output channels per convolution.
         let channels: [Int]
-        /// Weights (output x input x 3) and biases per convolution, batch normalisation folded in.
-        let weights: [[Float]]
-        let biases: [[Float]]
         /// Per input band standardisation of the patch.
         let patchMean: [Float]
         let patchStd: [Float]
         /// A window of log-mel frames (`windowFrames` x `melBands`) the training tool classified: with
         /// `referenceInput` (its statistics) it gives `referenceOutput`.
         let referenceLogMel: [Float]
+    }
+
+    /// The weights of one network of the ensemble.
+    struct Member: Sendable {
+        /// Weights (output x input x 3) and biases per convolution, batch normalisation folded in (empty for a
+        /// version-1 model).
+        let convolutionWeights: [[Float]]
+        let convolutionBiases: [[Float]]
+        /// Dense weights (rows = output units) and biases per layer.
+        let weights: [[Float]]
+        let biases: [[Float]]
     }
 
     /// Classifier outputs in order; index 0 is "no event", the others are `EventType` raw values.
@@ -47,9 +56,8 @@ public final class EventClassifierModel: Sendable {
     let convolution: Convolution?
     /// Dense layer sizes, input first (the statistics, after the convolution summary when there is one).
     let layerSizes: [Int]
-    /// Dense weights (rows = output units) and biases per layer.
-    let weights: [[Float]]
-    let biases: [[Float]]
+    /// The networks whose outputs are averaged (at least one).
+    let members: [Member]
     /// Input standardisation.
     let featureMean: [Float]
     let featureStd: [Float]
@@ -119,39 +127,50 @@ public final class EventClassifierModel: Sendable {
         guard featureCount > 0, windowFrames > 0, windowHopFrames > 0, windowHopFrames <= windowFrames else {
             throw fail("invalid sizes")
         }
+        let memberCount = header.members ?? 1
+        guard (1...8).contains(memberCount) else { throw fail("invalid member count \(memberCount)") }
+        func prefix(_ member: Int) -> String { member == 0 ? "" : "member\(member)." }
+        var convolutionWeights = [[[Float]]](repeating: [], count: memberCount)
+        var convolutionBiases = [[[Float]]](repeating: [], count: memberCount)
         if let spec = header.convolution {
             guard file.version >= 2 else { throw fail("a convolution needs file version 2") }
             let inputBands = spec.bandGroup > 0 ? spec.melBands / spec.bandGroup : 0
             guard inputBands > 0, spec.melBands % spec.bandGroup == 0, spec.frameGroup > 0,
                 windowFrames % spec.frameGroup == 0, !spec.channels.isEmpty, spec.channels.allSatisfy({ $0 > 0 })
             else { throw fail("invalid convolution sizes") }
-            var weights: [[Float]] = []
-            var biases: [[Float]] = []
-            for (layer, channels) in spec.channels.enumerated() {
-                let inputs = layer == 0 ? inputBands : spec.channels[layer - 1]
-                weights.append(try file.tensor("conv\(layer).weight", count: channels * inputs * 3))
-                biases.append(try file.tensor("conv\(layer).bias", count: channels))
+            for member in 0..<memberCount {
+                for (layer, channels) in spec.channels.enumerated() {
+                    let inputs = layer == 0 ? inputBands : spec.channels[layer - 1]
+                    convolutionWeights[member].append(
+                        try file.tensor("\(prefix(member))conv\(layer).weight", count: channels * inputs * 3))
+                    convolutionBiases[member].append(try file.tensor("\(prefix(member))conv\(layer).bias", count: channels))
+                }
             }
             let patchStd = try file.tensor("patchStd", count: inputBands)
             guard patchStd.allSatisfy({ $0 > 0 }) else { throw fail("invalid patch standardisation") }
             convolution = Convolution(
                 melBands: spec.melBands, bandGroup: spec.bandGroup, frameGroup: spec.frameGroup, channels: spec.channels,
-                weights: weights, biases: biases, patchMean: try file.tensor("patchMean", count: inputBands),
-                patchStd: patchStd, referenceLogMel: try file.tensor("referenceLogMel", count: windowFrames * spec.melBands))
+                patchMean: try file.tensor("patchMean", count: inputBands), patchStd: patchStd,
+                referenceLogMel: try file.tensor("referenceLogMel", count: windowFrames * spec.melBands))
             layerSizes = [2 * spec.channels[spec.channels.count - 1] + featureCount] + header.hidden
                 + [header.classes.count]
         } else {
             convolution = nil
             layerSizes = [featureCount] + header.hidden + [header.classes.count]
         }
-        var weights: [[Float]] = []
-        var biases: [[Float]] = []
-        for layer in 0..<(layerSizes.count - 1) {
-            weights.append(try file.tensor("dense\(layer).weight", count: layerSizes[layer + 1] * layerSizes[layer]))
-            biases.append(try file.tensor("dense\(layer).bias", count: layerSizes[layer + 1]))
+        var members: [Member] = []
+        for member in 0..<memberCount {
+            var weights: [[Float]] = []
+            var biases: [[Float]] = []
+            for layer in 0..<(layerSizes.count - 1) {
+                weights.append(try file.tensor("\(prefix(member))dense\(layer).weight",
+                                               count: layerSizes[layer + 1] * layerSizes[layer]))
+                biases.append(try file.tensor("\(prefix(member))dense\(layer).bias", count: layerSizes[layer + 1]))
+            }
+            members.append(Member(convolutionWeights: convolutionWeights[member],
+                                  convolutionBiases: convolutionBiases[member], weights: weights, biases: biases))
         }
-        self.weights = weights
-        self.biases = biases
+        self.members = members
         featureMean = try file.tensor("featureMean", count: featureCount)
         featureStd = try file.tensor("featureStd", count: featureCount)
         guard featureStd.allSatisfy({ $0 > 0 && $0.isFinite }) else { throw fail("invalid standardisation") }

@@ -23,6 +23,9 @@ struct EventModelHeader: Decodable {
 
     var classes: [String]
     var convolution: Convolution?
+    /// Networks of the same shape whose outputs are averaged (absent: one). Member 0's tensors have plain names,
+    /// member k's are prefixed `member<k>.`.
+    var members: Int?
     var featureCount: Int
     var windowFrames: Int
     var windowHopFrames: Int

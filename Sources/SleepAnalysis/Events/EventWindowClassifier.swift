@@ -4,15 +4,18 @@ import Foundation
 /// Runs the event model on one window of front-end frames: pools the frames into the feature vector
 /// (`sa_event_pool_compute`) and evaluates the network: `sa_event_net_forward` (convolutions over the window's
 /// reduced log-mel spectrogram joined with the statistics) for a version-2 model, `sa_mlp_forward` (statistics
-/// alone) for a version-1 model. Owns its C state; not shared between threads.
+/// alone) for a version-1 model; an ensemble's member outputs are averaged. Owns its C state; not shared between
+/// threads.
 final class EventWindowClassifier {
     /// The model the classifier was built from.
     let model: EventClassifierModel
     /// Mel bands per frame the classifier expects.
     let melBandCount: Int
     private let pooling: EventFeaturePooling
-    private var network: OpaquePointer?
-    private var convolutionalNetwork: OpaquePointer?
+    /// One C network per ensemble member: perceptrons (version 1) or convolutional networks (version 2).
+    private var perceptrons: [OpaquePointer?] = []
+    private var convolutionalNetworks: [OpaquePointer?] = []
+    private var memberOutput: [Float]
     /// The features of the last classified window.
     private(set) var features: [Float]
     /// The probabilities of the last classified window (one per model output).
@@ -29,6 +32,7 @@ final class EventWindowClassifier {
         self.melBandCount = melBandCount
         features = [Float](repeating: 0, count: model.featureCount)
         probabilities = [Float](repeating: 0, count: model.outputNames.count)
+        memberOutput = probabilities
         pooling = try EventFeaturePooling(melBandCount: melBandCount, maximumFrames: model.windowFrames,
                                           logFloor: model.logFloor)
         guard pooling.featureCount == model.featureCount else {
@@ -40,23 +44,28 @@ final class EventWindowClassifier {
                 throw SleepCycleSdkError.modelIntegrityCheckFailed(
                     "events: the model expects \(convolution.melBands) mel bands, the front end gives \(melBandCount)")
             }
-            convolutionalNetwork = try Self.makeConvolutionalNetwork(model: model, convolution: convolution)
+            for member in model.members {
+                let network = try Self.makeConvolutionalNetwork(model: model, convolution: convolution, member: member)
+                convolutionalNetworks.append(network)
+            }
         } else {
-            network = try Self.makePerceptron(model: model)
+            for member in model.members { perceptrons.append(try Self.makePerceptron(model: model, member: member)) }
         }
     }
 
     deinit {
-        sa_mlp_destroy(&network)
-        sa_event_net_destroy(&convolutionalNetwork)
+        for index in perceptrons.indices { sa_mlp_destroy(&perceptrons[index]) }
+        for index in convolutionalNetworks.indices { sa_event_net_destroy(&convolutionalNetworks[index]) }
     }
 
-    /// The C network of a version-1 model: dense layers over the standardised statistics.
-    private static func makePerceptron(model: EventClassifierModel) throws -> OpaquePointer? {
+    /// The C network of a version-1 model's member: dense layers over the standardised statistics.
+    private static func makePerceptron(model: EventClassifierModel, member: EventClassifierModel.Member) throws
+        -> OpaquePointer?
+    {
         var handle: OpaquePointer?
         let sizes = model.layerSizes.map { Int32($0) }
-        let status = withPointers(model.weights) { weights in
-            withPointers(model.biases) { biases in
+        let status = withPointers(member.weights) { weights in
+            withPointers(member.biases) { biases in
                 sa_mlp_init(&handle, Int32(sizes.count - 1), sizes, weights, biases, model.featureMean,
                             model.featureStd)
             }
@@ -65,9 +74,10 @@ final class EventWindowClassifier {
         return handle
     }
 
-    /// The C network of a version-2 model: convolutions over the window's patch, joined with the statistics.
+    /// The C network of a version-2 model's member: convolutions over the window's patch, joined with the
+    /// statistics.
     private static func makeConvolutionalNetwork(
-        model: EventClassifierModel, convolution: EventClassifierModel.Convolution
+        model: EventClassifierModel, convolution: EventClassifierModel.Convolution, member: EventClassifierModel.Member
     ) throws -> OpaquePointer? {
         guard convolution.channels.count <= Int(SA_EVENT_NET_MAX_CONVS) else {
             throw SleepCycleSdkError.modelIntegrityCheckFailed("events: too many convolutions")
@@ -90,10 +100,10 @@ final class EventWindowClassifier {
             shape.stat_count = Int32(model.featureCount)
             shape.dense_count = Int32(sizes.count)
             shape.dense_sizes = sizes.baseAddress
-            return withPointers(convolution.weights) { convWeights in
-                withPointers(convolution.biases) { convBiases in
-                    withPointers(model.weights) { denseWeights in
-                        withPointers(model.biases) { denseBiases in
+            return withPointers(member.convolutionWeights) { convWeights in
+                withPointers(member.convolutionBiases) { convBiases in
+                    withPointers(member.weights) { denseWeights in
+                        withPointers(member.biases) { denseBiases in
                             sa_event_net_init(&handle, &shape, convWeights, convBiases, convolution.patchMean,
                                               convolution.patchStd, denseWeights, denseBiases, model.featureMean,
                                               model.featureStd)
@@ -116,13 +126,8 @@ final class EventWindowClassifier {
         features.withUnsafeMutableBufferPointer { featureBuffer in
             pooling.pool(logMel: logMel, dbfs: dbfs, frames: frames, into: featureBuffer.baseAddress!)
             probabilities.withUnsafeMutableBufferPointer { output in
-                let evaluated = if let convolutionalNetwork {
-                    sa_event_net_forward(convolutionalNetwork, logMel, Int32(frames), featureBuffer.baseAddress,
-                                         output.baseAddress)
-                } else {
-                    sa_mlp_forward(network, featureBuffer.baseAddress, output.baseAddress)
-                }
-                precondition(evaluated == SA_OK, "network state is valid after init")
+                forward(logMel: logMel, frames: frames, statistics: featureBuffer.baseAddress!,
+                        into: output.baseAddress!)
             }
         }
     }
@@ -131,16 +136,43 @@ final class EventWindowClassifier {
     /// statistics `model.referenceInput` and, for a convolutional model, the log-mel window
     /// `referenceLogMel`.
     ///
-    /// - Returns: The softmax output.
+    /// - Returns: The softmax output (the members' mean).
     func evaluateReference() -> [Float] {
         var output = [Float](repeating: 0, count: model.outputNames.count)
-        if let convolutionalNetwork, let convolution = model.convolution {
-            _ = sa_event_net_forward(convolutionalNetwork, convolution.referenceLogMel, Int32(model.windowFrames),
-                                     model.referenceInput, &output)
-        } else {
-            _ = sa_mlp_forward(network, model.referenceInput, &output)
+        let logMel = model.convolution?.referenceLogMel ?? []
+        logMel.withUnsafeBufferPointer { window in
+            model.referenceInput.withUnsafeBufferPointer { statistics in
+                output.withUnsafeMutableBufferPointer { out in
+                    forward(logMel: window.baseAddress, frames: model.windowFrames, statistics: statistics.baseAddress!,
+                            into: out.baseAddress!)
+                }
+            }
         }
         return output
+    }
+
+    /// Writes the members' mean softmax output for one window (`logMel` is ignored by a version-1 model).
+    private func forward(
+        logMel: UnsafePointer<Float>?, frames: Int, statistics: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>
+    ) {
+        let count = model.outputNames.count
+        let networks = convolutionalNetworks.isEmpty ? perceptrons : convolutionalNetworks
+        memberOutput.withUnsafeMutableBufferPointer { member in
+            for (position, network) in networks.enumerated() {
+                let target = position == 0 ? output : member.baseAddress!
+                let evaluated = if convolutionalNetworks.isEmpty {
+                    sa_mlp_forward(network, statistics, target)
+                } else {
+                    sa_event_net_forward(network, logMel, Int32(frames), statistics, target)
+                }
+                precondition(evaluated == SA_OK, "network state is valid after init")
+                if position > 0 { for index in 0..<count { output[index] += member[index] } }
+            }
+        }
+        if networks.count > 1 {
+            let scale = 1 / Float(networks.count)
+            for index in 0..<count { output[index] *= scale }
+        }
     }
 
     /// The one place where this component's C status codes become Swift errors.
