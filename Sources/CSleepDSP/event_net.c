@@ -25,6 +25,7 @@ struct sa_event_net {
     float *summary;                            /* 2 x last channels + stat_count */
     float *band_sums;                          /* mel_bands: one patch step's frames summed */
     float *padded;                             /* the convolution's zero-padded input (see sa_conv3_relu) */
+    float *input;                              /* the standardised patch of sa_event_net_forward */
     sa_mlp *dense;
 };
 
@@ -111,11 +112,13 @@ sa_status sa_event_net_init(sa_event_net **out, const sa_event_net_shape *shape,
     net->summary = malloc(sizeof(float) * (size_t)summary_width);
     net->band_sums = malloc(sizeof(float) * (size_t)shape->mel_bands);
     net->padded = malloc(sizeof(float) * padded_size);
+    net->input = malloc(sizeof(float) * (size_t)net->steps * (size_t)in_bands);
     float *mean = calloc((size_t)summary_width, sizeof(float));
     float *std = malloc(sizeof(float) * (size_t)summary_width);
     int *sizes = malloc(sizeof(int) * (size_t)(shape->dense_count + 1));
     ok = ok && net->patch_mean != NULL && net->patch_inv_std != NULL && net->buffer_a != NULL &&
-         net->buffer_b != NULL && net->summary != NULL && net->band_sums != NULL && net->padded != NULL && mean != NULL && std != NULL && sizes != NULL;
+         net->buffer_b != NULL && net->summary != NULL && net->band_sums != NULL && net->padded != NULL &&
+         net->input != NULL && mean != NULL && std != NULL && sizes != NULL;
     sa_status status = ok ? SA_OK : SA_ERR_OUT_OF_MEMORY;
     if (ok) {
         for (int b = 0; b < in_bands; b++) {
@@ -155,6 +158,7 @@ void sa_event_net_destroy(sa_event_net **net) {
     free((*net)->summary);
     free((*net)->band_sums);
     free((*net)->padded);
+    free((*net)->input);
     sa_mlp_destroy(&(*net)->dense);
     free(*net);
     *net = NULL;
@@ -261,24 +265,39 @@ static void sa_conv3_relu(const float *restrict in, int steps, int in_channels, 
     }
 }
 
+int sa_event_net_input_size(const sa_event_net *net) { return net == NULL ? 0 : net->steps * net->in_bands; }
+
+sa_status sa_event_net_input(const sa_event_net *net, const float *log_mel, int frames, float *input) {
+    sa_status status = sa_event_net_patch(net, log_mel, frames, input);
+    if (status != SA_OK) return status;
+    for (int t = 0; t < net->steps; t++) {
+        float *row = input + (size_t)t * (size_t)net->in_bands;
+        for (int b = 0; b < net->in_bands; b++) row[b] = (row[b] - net->patch_mean[b]) * net->patch_inv_std[b];
+    }
+    return SA_OK;
+}
+
 sa_status sa_event_net_forward(sa_event_net *net, const float *log_mel, int frames, const float *stats,
                                float *output) {
-    if (net == NULL || output == NULL || (net->shape.stat_count > 0 && stats == NULL)) {
+    if (net == NULL) return SA_ERR_INVALID_ARGUMENT;
+    sa_status status = sa_event_net_input(net, log_mel, frames, net->input);
+    if (status != SA_OK) return status;
+    return sa_event_net_forward_input(net, net->input, stats, output);
+}
+
+sa_status sa_event_net_forward_input(sa_event_net *net, const float *input, const float *stats, float *output) {
+    if (net == NULL || input == NULL || output == NULL || (net->shape.stat_count > 0 && stats == NULL)) {
         return SA_ERR_INVALID_ARGUMENT;
     }
     float *x = net->buffer_a;
     float *y = net->buffer_b;
-    sa_status status = sa_event_net_patch(net, log_mel, frames, x);
-    if (status != SA_OK) return status;
-    for (int t = 0; t < net->steps; t++) {
-        float *row = x + (size_t)t * (size_t)net->in_bands;
-        for (int b = 0; b < net->in_bands; b++) row[b] = (row[b] - net->patch_mean[b]) * net->patch_inv_std[b];
-    }
     int steps = net->steps;
     int channels = net->in_bands;
     for (int l = 0; l < net->shape.conv_count; l++) {
         int out_channels = net->shape.conv_channels[l];
-        sa_conv3_relu(x, steps, channels, net->conv_w[l], net->conv_b[l], out_channels, net->padded, y);
+        /* The first convolution reads the caller's input (copied into the padded scratch), later ones x. */
+        sa_conv3_relu(l == 0 ? input : x, steps, channels, net->conv_w[l], net->conv_b[l], out_channels, net->padded,
+                      y);
         channels = out_channels;
         if (l + 1 < net->shape.conv_count) {
             int pooled = steps / 2;

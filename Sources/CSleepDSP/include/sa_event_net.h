@@ -49,8 +49,19 @@ void sa_event_net_destroy(sa_event_net **net);
 sa_status sa_event_net_patch(const sa_event_net *net, const float *log_mel, int frames, float *patch);
 
 /* Classifies a window: log_mel holds frames (1...window_frames) frames, stats the pooled statistics
- * (stat_count values); writes the softmax output (the last dense size). */
+ * (stat_count values); writes the softmax output (the last dense size). The same as sa_event_net_input followed
+ * by sa_event_net_forward_input. */
 sa_status sa_event_net_forward(sa_event_net *net, const float *log_mel, int frames, const float *stats,
                                float *output);
+
+/* Values in a network input: (window_frames / frame_group) x (mel_bands / band_group); 0 for NULL. */
+int sa_event_net_input_size(const sa_event_net *net);
+
+/* Writes the network input of a window (the patch, standardised per band), time-major: networks with the same
+ * shape and patch standardisation (the members of an ensemble) can share it. */
+sa_status sa_event_net_input(const sa_event_net *net, const float *log_mel, int frames, float *input);
+
+/* Classifies a window from its network input (sa_event_net_input) and pooled statistics; writes the softmax. */
+sa_status sa_event_net_forward_input(sa_event_net *net, const float *input, const float *stats, float *output);
 
 #endif

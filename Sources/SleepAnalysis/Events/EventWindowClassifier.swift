@@ -16,6 +16,8 @@ final class EventWindowClassifier {
     private var perceptrons: [OpaquePointer?] = []
     private var convolutionalNetworks: [OpaquePointer?] = []
     private var memberOutput: [Float]
+    /// The convolutional members' shared input (the window's standardised patch).
+    private var networkInput: [Float] = []
     /// The features of the last classified window.
     private(set) var features: [Float]
     /// The probabilities of the last classified window (one per model output).
@@ -48,6 +50,7 @@ final class EventWindowClassifier {
                 let network = try Self.makeConvolutionalNetwork(model: model, convolution: convolution, member: member)
                 convolutionalNetworks.append(network)
             }
+            networkInput = [Float](repeating: 0, count: Int(sa_event_net_input_size(convolutionalNetworks[0])))
         } else {
             for member in model.members { perceptrons.append(try Self.makePerceptron(model: model, member: member)) }
         }
@@ -151,22 +154,30 @@ final class EventWindowClassifier {
         return output
     }
 
-    /// Writes the members' mean softmax output for one window (`logMel` is ignored by a version-1 model).
+    /// Writes the members' mean softmax output for one window (`logMel` is ignored by a version-1 model). The
+    /// convolutional members share one network input (they have the same patch standardisation).
     private func forward(
         logMel: UnsafePointer<Float>?, frames: Int, statistics: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>
     ) {
         let count = model.outputNames.count
-        let networks = convolutionalNetworks.isEmpty ? perceptrons : convolutionalNetworks
-        memberOutput.withUnsafeMutableBufferPointer { member in
-            for (position, network) in networks.enumerated() {
-                let target = position == 0 ? output : member.baseAddress!
-                let evaluated = if convolutionalNetworks.isEmpty {
-                    sa_mlp_forward(network, statistics, target)
-                } else {
-                    sa_event_net_forward(network, logMel, Int32(frames), statistics, target)
+        let convolutional = !convolutionalNetworks.isEmpty
+        let networks = convolutional ? convolutionalNetworks : perceptrons
+        networkInput.withUnsafeMutableBufferPointer { input in
+            if convolutional {
+                let prepared = sa_event_net_input(networks[0], logMel, Int32(frames), input.baseAddress)
+                precondition(prepared == SA_OK, "a window of 1...windowFrames frames")
+            }
+            memberOutput.withUnsafeMutableBufferPointer { member in
+                for (position, network) in networks.enumerated() {
+                    let target = position == 0 ? output : member.baseAddress!
+                    let evaluated = if convolutional {
+                        sa_event_net_forward_input(network, input.baseAddress, statistics, target)
+                    } else {
+                        sa_mlp_forward(network, statistics, target)
+                    }
+                    precondition(evaluated == SA_OK, "network state is valid after init")
+                    if position > 0 { for index in 0..<count { output[index] += member[index] } }
                 }
-                precondition(evaluated == SA_OK, "network state is valid after init")
-                if position > 0 { for index in 0..<count { output[index] += member[index] } }
             }
         }
         if networks.count > 1 {
