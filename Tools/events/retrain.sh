@@ -15,8 +15,7 @@ for seed in 1 2; do
         --out "$W/dataset$seed.npz" --binary .build/release/sleepanalysis --log-mel --seed "$seed"
 done
 DATASETS="$W/dataset1.npz,$W/dataset2.npz"
-# Two networks per model (seeds differ; their outputs are averaged), for every fold and for the shipped file.
-python3 Tools/events/train.py --data "$DATASETS" --manifest "$M" --cv --members 2 --fold-models "$W/folds" \
+python3 Tools/events/train.py --data "$DATASETS" --manifest "$M" --cv --fold-models "$W/folds" \
     --oof "$W/oof.npz" --out Models/events.bin
 python3 Tools/events/tune_thresholds.py --oof "$W/oof.npz" --manifest "$M" \
     --figures Models/events.figures.json --models Models/events.bin --fold-models "$W/folds"
