@@ -140,14 +140,14 @@ def _init_worker(rows, root):
 
 def _clip_jobs(task):
     """The signals made from one clip: clean, maybe band-limited (negatives), and augmented scenes."""
-    i, variants, seed = task
+    i, variants, seed, scenes_only = task
     rng = np.random.default_rng(seed)
     row = _ROWS[i]
     ci = ed.class_index(row["class"])
     audio = ed.load_clip(_ROOT, row)
     clean = ed.pad_short(audio)
-    jobs = [(clean, ("clean", ci, clean), i, 0)]
-    if ci == 0 and not ed.is_narrowband(row) and rng.random() < 0.5:
+    jobs = [] if scenes_only else [(clean, ("clean", ci, clean), i, 0)]
+    if not scenes_only and ci == 0 and not ed.is_narrowband(row) and rng.random() < 0.5:
         bl = augment.band_limit(clean)
         jobs.append((bl, ("clean", 0, bl), i, 2))
     limit = int(MAX_SCENE_CLIP_SECONDS * SR)
@@ -173,7 +173,12 @@ def main():
     ap.add_argument("--chunk", type=int, default=400)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--log-mel", action="store_true", help="also keep each window's log-mel frames (M)")
+    ap.add_argument("--only-classes", default="", help="comma-separated manifest classes to use (default: all)")
+    ap.add_argument("--scenes-per-negative", type=int, default=1,
+                    help="bedroom scenes made from each negative clip (each from a random segment)")
+    ap.add_argument("--scenes-only", action="store_true", help="bedroom scenes only: no clean or band-limited copies")
     args = ap.parse_args()
+    only = {c for c in args.only_classes.split(",") if c}
     rng = np.random.default_rng(args.seed)
     rows = ed.read_manifest(args.manifest)
     counts = {}
@@ -183,13 +188,13 @@ def main():
 
     tasks = []
     for i, row in enumerate(rows):
-        if ed.class_index(row["class"]) is None:
+        if ed.class_index(row["class"]) is None or (only and row["class"] not in only):
             continue
         share = TARGET_CLIPS_PER_CLASS / counts[row["class"]]
         variants = int(min(40, np.floor(share) + (rng.random() < share - np.floor(share))))
         if ed.class_index(row["class"]) == 0:
-            variants = min(variants, 1)
-        tasks.append((i, variants, int(rng.integers(1 << 31))))
+            variants = args.scenes_per_negative
+        tasks.append((i, variants, int(rng.integers(1 << 31)), args.scenes_only))
     with multiprocessing.Pool(args.workers, initializer=_init_worker, initargs=(rows, args.root)) as workers:
         jobs = [job for batch in workers.imap(_clip_jobs, tasks, chunksize=16) for job in batch]
     for _ in range(args.background_scenes):
