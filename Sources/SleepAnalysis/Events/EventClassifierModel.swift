@@ -143,13 +143,15 @@ public final class EventClassifierModel: Sendable {
                     let inputs = layer == 0 ? inputBands : spec.channels[layer - 1]
                     convolutionWeights[member].append(
                         try file.tensor("\(prefix(member))conv\(layer).weight", count: channels * inputs * 3))
-                    convolutionBiases[member].append(try file.tensor("\(prefix(member))conv\(layer).bias", count: channels))
+                    convolutionBiases[member].append(
+                        try file.tensor("\(prefix(member))conv\(layer).bias", count: channels))
                 }
             }
             let patchStd = try file.tensor("patchStd", count: inputBands)
             guard patchStd.allSatisfy({ $0 > 0 }) else { throw fail("invalid patch standardisation") }
             convolution = Convolution(
-                melBands: spec.melBands, bandGroup: spec.bandGroup, frameGroup: spec.frameGroup, channels: spec.channels,
+                melBands: spec.melBands, bandGroup: spec.bandGroup, frameGroup: spec.frameGroup,
+                channels: spec.channels,
                 patchMean: try file.tensor("patchMean", count: inputBands), patchStd: patchStd,
                 referenceLogMel: try file.tensor("referenceLogMel", count: windowFrames * spec.melBands))
             layerSizes = [2 * spec.channels[spec.channels.count - 1] + featureCount] + header.hidden

@@ -104,7 +104,8 @@ struct EventModelFile {
             | UInt32(bytes[offset + 3]) << 24
     }
 
-    private static func fnv1a64(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    /// The payload checksum: 64-bit FNV-1a.
+    static func fnv1a64(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

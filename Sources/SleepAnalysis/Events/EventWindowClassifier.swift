@@ -157,7 +157,8 @@ final class EventWindowClassifier {
     /// Writes the members' mean softmax output for one window (`logMel` is ignored by a version-1 model). The
     /// convolutional members share one network input (they have the same patch standardisation).
     private func forward(
-        logMel: UnsafePointer<Float>?, frames: Int, statistics: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>
+        logMel: UnsafePointer<Float>?, frames: Int, statistics: UnsafePointer<Float>,
+        into output: UnsafeMutablePointer<Float>
     ) {
         let count = model.outputNames.count
         let convolutional = !convolutionalNetworks.isEmpty

@@ -42,9 +42,12 @@ final class DemoNightEventTests: XCTestCase {
         }
         // Snoring is reported inside the episodes only.
         let outside = snores.filter { snore in
-            !episodes.contains { seconds(snore.interval.start) >= $0.start_s - 1 && seconds(snore.interval.end) <= $0.end_s + 2 }
+            !episodes.contains {
+                seconds(snore.interval.start) >= $0.start_s - 1 && seconds(snore.interval.end) <= $0.end_s + 2
+            }
         }
-        XCTAssertLessThanOrEqual(outside.count, 2, "snoring outside the episodes at \(outside.map { seconds($0.interval.start) })")
+        XCTAssertLessThanOrEqual(
+            outside.count, 2, "snoring outside the episodes at \(outside.map { seconds($0.interval.start) })")
         // Each sleep-talking phrase overlaps a talking event.
         for phrase in truth.filter({ $0.type == "talking" }) {
             XCTAssertTrue(found.contains { $0.type == .talking && seconds($0.interval.end) >= phrase.start_s

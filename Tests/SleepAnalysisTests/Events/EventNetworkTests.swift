@@ -102,21 +102,12 @@ final class EventNetworkTests: XCTestCase {
 
     // MARK: - Version-2 header
 
-    /// The bundled model's bytes with its JSON header changed by `edit`.
+    /// The bundled model's bytes with its JSON header changed by `edit` (and its file version, when given).
     private func bundledModel(editingHeader edit: (inout [String: Any]) -> Void, version: UInt32? = nil) throws -> Data {
-        let url = try XCTUnwrap(Bundle.module.url(forResource: "events", withExtension: "bin", subdirectory: "Models"))
-        let bytes = [UInt8](try Data(contentsOf: url))
-        let headerLength = Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
-        var header = try XCTUnwrap(
-            try JSONSerialization.jsonObject(with: Data(bytes[16..<(16 + headerLength)])) as? [String: Any])
-        edit(&header)
-        let json = [UInt8](try JSONSerialization.data(withJSONObject: header))
-        var out = Array(bytes[0..<8])
-        let fileVersion = version ?? (UInt32(bytes[8]) | UInt32(bytes[9]) << 8)
-        for value in [fileVersion, UInt32(json.count)] {
-            withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
-        }
-        return Data(out + json + bytes[(16 + headerLength)...])
+        var parts = try EventModelFileParts.bundled()
+        edit(&parts.header)
+        if let version { parts.version = version }
+        return try parts.data()
     }
 
     func test_bundledModel_isConvolutional() throws {
