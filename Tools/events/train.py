@@ -189,11 +189,14 @@ def main():
     ap.add_argument("--weight-power", type=float, default=0.5, help="class weights: inverse frequency ** this")
     ap.add_argument("--mixup", type=float, default=0.0, help="mixup Beta parameter (0: off)")
     ap.add_argument("--members", type=int, default=1, help="networks in the ensemble (conv network)")
+    ap.add_argument("--frame-group", type=int, default=eventnet.FRAME_GROUP,
+                    help="10-ms frames averaged into one network time step (conv network)")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
                     help="also write each fold's model and its held-out manifest here (fold<k>.bin, fold<k>.tsv)")
     args = ap.parse_args()
+    eventnet.FRAME_GROUP = args.frame_group
     options = Options(args.network, (int(v) for v in args.hidden.split(",")),
                       (int(v) for v in args.channels.split(",")), args.epochs, args.weight_power, args.mixup,
                       args.members)
