@@ -84,13 +84,18 @@ def spec_augment(P, rng):
 
 
 def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidden=(128, 64), lr=2e-3,
-        batch=256, mixup=0.0, log=None):
+        batch=256, mixup=0.0, variants=(), log=None):
     """Trains the network (AdamW, one-cycle schedule, class weights, label smoothing, SpecAugment-style masks).
-    With `mixup` > 0, pairs of windows are blended (inputs and targets) with a Beta(mixup, mixup) weight."""
+    With `mixup` > 0, pairs of windows are blended (inputs and targets) with a Beta(mixup, mixup) weight.
+    `variants` are other versions (X, P) of the same windows (e.g. `spectral_tilt` equalised): each time a window
+    is drawn, it is the original half of the time and one of the variants otherwise."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     std = Standardiser(X, P)
     Xs, Ps = std.x(X), std.p(P)
+    if variants:
+        Xs = np.stack([Xs] + [std.x(Xv) for Xv, _ in variants])
+        Ps = np.stack([Ps] + [std.p(Pv) for _, Pv in variants])
     counts = np.bincount(y, minlength=C).astype(float)
     w = (counts.sum() / np.maximum(counts, 1) / C) ** weight_power
     net = EventNet(X.shape[1], channels, hidden)
@@ -105,8 +110,13 @@ def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidde
         total = 0.0
         for s in range(0, len(order), batch):
             idx = order[s:s + batch]
-            pb = torch.from_numpy(spec_augment(Ps[idx], rng))
-            xb = torch.from_numpy(Xs[idx])
+            if variants:
+                version = np.where(rng.random(len(idx)) < 0.5, 0, rng.integers(1, len(variants) + 1, len(idx)))
+                pb = torch.from_numpy(spec_augment(Ps[version, idx], rng))
+                xb = torch.from_numpy(Xs[version, idx])
+            else:
+                pb = torch.from_numpy(spec_augment(Ps[idx], rng))
+                xb = torch.from_numpy(Xs[idx])
             if mixup > 0:
                 lam = float(rng.beta(mixup, mixup))
                 partner = torch.from_numpy(rng.permutation(len(idx)))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Retrain the event model from a labelled clip set and rewrite Models/events.bin and its figures.
 # Usage (from the repository root): Tools/events/retrain.sh [CLIP_DIR]   (default ../shared/data/audio)
-# Needs Python 3 with numpy, scipy, scikit-learn, soundfile and torch (CPU), all from PyPI. About 40 minutes on
+# Needs Python 3 with numpy, scipy, scikit-learn, soundfile and torch (CPU), all from PyPI. About 70 minutes on
 # two cores.
 set -euo pipefail
 DATA="${1:-../shared/data/audio}"
@@ -15,7 +15,8 @@ for seed in 1 2; do
         --out "$W/dataset$seed.npz" --binary .build/release/sleepanalysis --log-mel --seed "$seed"
 done
 DATASETS="$W/dataset1.npz,$W/dataset2.npz"
-python3 Tools/events/train.py --data "$DATASETS" --manifest "$M" --cv --fold-models "$W/folds" \
+python3 Tools/events/train.py --data "$DATASETS" --manifest "$M" --members 2 --eq-copies 2 --equalised-members 1 \
+    --cv --fold-models "$W/folds" \
     --oof "$W/oof.npz" --out Models/events.bin
 python3 Tools/events/tune_thresholds.py --oof "$W/oof.npz" --manifest "$M" \
     --figures Models/events.figures.json --models Models/events.bin --fold-models "$W/folds"

@@ -20,6 +20,7 @@ import eventdata as ed
 import eventnet
 import modelfile
 import signature as sig
+import spectral_tilt
 
 C = len(ed.CLASSES)
 
@@ -28,18 +29,27 @@ class Options:
     """What to train: network kind, sizes, epochs, class-weight power."""
 
     def __init__(self, network="conv", hidden=(128, 64), channels=(32, 48, 64), epochs=20, weight_power=0.5,
-                 mixup=0.0, members=1):
+                 mixup=0.0, members=1, equalised_members=0):
         self.network, self.hidden, self.channels = network, tuple(hidden), tuple(channels)
         self.epochs, self.weight_power, self.mixup, self.members = epochs, weight_power, mixup, members
+        self.equalised_members = equalised_members  # the last this many members train on the equalised copies
+        self.variants = []  # equalised versions (X, P) of every window, aligned with the dataset (--eq-copies)
 
 
-def fit_model(X, P, y, seed, options):
+def fit_model(X, P, y, seed, options, rows_used=None):
     """A network of the chosen kind; for the convolutional one, `options.members` networks trained with different
-    seeds (an ensemble whose outputs are averaged)."""
+    seeds (an ensemble whose outputs are averaged); the last `options.equalised_members` of them also train on
+    the equalised copies of the windows. `rows_used` selects the dataset windows X, P, y came from."""
     if options.network == "conv":
-        return ("conv", [eventnet.fit(X, P, y, seed + 1000 * k, epochs=options.epochs,
-                                      weight_power=options.weight_power, channels=options.channels,
-                                      hidden=options.hidden, mixup=options.mixup) for k in range(options.members)])
+        members = []
+        for k in range(options.members):
+            equalised = k >= options.members - options.equalised_members
+            variants = [(Xv[rows_used], Pv[rows_used]) for Xv, Pv in options.variants] if equalised else []
+            members.append(eventnet.fit(X, P, y, seed + 1000 * k, epochs=options.epochs,
+                                        weight_power=options.weight_power, channels=options.channels,
+                                        hidden=options.hidden, mixup=options.mixup, variants=variants))
+            del variants
+        return ("conv", members)
     return ("mlp", fit(X, y, seed, options.hidden, options.epochs))
 
 
@@ -174,6 +184,21 @@ def export_mlp(path, model, X, y, clip, kind, rows, hidden, threshold):
     modelfile.write(path, header_for(X, hidden, threshold, proj.shape[0]), tensors)
 
 
+def equalised_copies(X, M, copies, chunk=8192):
+    """`copies` versions (X, P) of every window, each through its own random gain curve (`spectral_tilt`)."""
+    rng = np.random.default_rng(12345)
+    out = []
+    for _ in range(copies):
+        Xv, Pv = np.empty_like(X), np.empty((len(X),) + eventnet.patch(M[:1]).shape[1:], np.float32)
+        for s in range(0, len(X), chunk):
+            gains = spectral_tilt.random_gains(min(chunk, len(X) - s), rng)
+            Xv[s:s + chunk], Mv = spectral_tilt.equalise(X[s:s + chunk], M[s:s + chunk], gains)
+            Pv[s:s + chunk] = eventnet.patch(Mv)
+        out.append((Xv, Pv))
+        print(f"equalised copy {len(out)} of {copies}", file=sys.stderr)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", required=True, help="dataset .npz (several: comma-separated)")
@@ -191,6 +216,10 @@ def main():
     ap.add_argument("--members", type=int, default=1, help="networks in the ensemble (conv network)")
     ap.add_argument("--frame-group", type=int, default=eventnet.FRAME_GROUP,
                     help="10-ms frames averaged into one network time step (conv network)")
+    ap.add_argument("--eq-copies", type=int, default=0,
+                    help="randomly equalised copies of every window (spectral_tilt.py; conv network)")
+    ap.add_argument("--equalised-members", type=int, default=None,
+                    help="how many of the members (the last ones) train on the equalised copies (default: all)")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
@@ -199,12 +228,15 @@ def main():
     eventnet.FRAME_GROUP = args.frame_group
     options = Options(args.network, (int(v) for v in args.hidden.split(",")),
                       (int(v) for v in args.channels.split(",")), args.epochs, args.weight_power, args.mixup,
-                      args.members)
+                      args.members,
+                      args.members if args.equalised_members is None else args.equalised_members)
     parts = [np.load(path) for path in args.data.split(",")]
     X = np.concatenate([p["X"] for p in parts])
     M = np.concatenate([p["M"] for p in parts]) if args.network == "conv" else None
     P = eventnet.patch(M) if M is not None else None
     y = np.concatenate([p["y"] for p in parts])
+    if P is not None and args.eq_copies:
+        options.variants = equalised_copies(X, M, args.eq_copies)
     clip = np.concatenate([p["clip"] for p in parts])
     # The clean clips are the same in every part: only the first part's copies are scored (the others, kind 4,
     # are trained on like any window).
@@ -225,7 +257,7 @@ def main():
         for f in range(args.folds):
             t0 = time.time()
             tr = (fold != f) & (y >= 0)
-            model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], f, options)
+            model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], f, options, tr)
             if args.fold_models:
                 os.makedirs(args.fold_models, exist_ok=True)
                 keep = fold != f
@@ -278,7 +310,7 @@ def main():
                 json.dump(figures, fh, indent=1, sort_keys=True)
     if args.out:
         tr = y >= 0
-        model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], 0, options)
+        model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], 0, options, tr)
         export(args.out, model, X, M, y, clip, kind, rows, options, args.threshold)
         print(f"wrote {args.out}", file=sys.stderr)
 

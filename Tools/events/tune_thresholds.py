@@ -25,6 +25,17 @@ OFF_RATIO = 0.6
 HOP_SECONDS = ed.WINDOW_HOP_FRAMES * ed.HOP / ed.SAMPLE_RATE
 # Minimum event durations tried, in windows (x HOP_SECONDS): 0.5 s (one window) to 3 s.
 DURATION_WINDOWS = (1, 2, 3, 4, 6)
+# Steady ambient sounds: an event of them shorter than 1.5 s (3 windows) is not believed (a breath or a rustle
+# heard as a moment of water or wind), so their minimum durations start there.
+STEADY_TYPES = ("music", "traffic", "water", "wind")
+STEADY_MIN_WINDOWS = 3
+
+
+def duration_choices(c):
+    """Minimum durations (windows) tried for class index c."""
+    if ed.CLASSES[c] in STEADY_TYPES:
+        return tuple(w for w in DURATION_WINDOWS if w >= STEADY_MIN_WINDOWS)
+    return DURATION_WINDOWS
 
 
 class ClipWindows:
@@ -111,13 +122,13 @@ def macro_f1(truth, pred):
 
 def tune(table, mask, passes=2):
     """Coordinate ascent over types: each type's (threshold, duration) maximising macro-F1 on the masked items."""
-    settings = {c: (0.5, 1) for c in range(1, C)}
+    settings = {c: (0.5, duration_choices(c)[0]) for c in range(1, C)}
     truth = table.clips.truth[mask]
     for _ in range(passes):
         for c in range(1, C):
             scored = []
             for g in GRID:
-                for w in DURATION_WINDOWS:
+                for w in duration_choices(c):
                     trial = dict(settings)
                     trial[c] = (g, w)
                     scored.append((macro_f1(truth, table.labels(trial, mask)), -w, (g, w)))
