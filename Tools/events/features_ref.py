@@ -49,39 +49,47 @@ def logmel(x):
     return np.log(mel + 1e-10).astype(np.float32), dbfs.astype(np.float32)
 
 
-def pool(L, dbfs):
-    """Pooled statistics of one window of log-mel frames (n, 64) -> feature vector (see FEATURE_NAMES)."""
-    L = np.maximum(L.astype(np.float64), LOG_FLOOR)
-    n = L.shape[0]
-    R = 0.5 * (L[:, 0::2] + L[:, 1::2])
-    e = R.mean(axis=1)
-    m = e.mean()
-    mean_r = R.mean(axis=0)
-    f1 = mean_r - m
-    f2 = np.sqrt(np.maximum(0.0, (R ** 2).mean(axis=0) - mean_r ** 2))
-    f3 = R.max(axis=0) - mean_r
-    f4 = np.abs(np.diff(R, axis=0)).mean(axis=0) if n > 1 else np.zeros(REDUCED_BANDS)
-    w = np.exp(2.0 * (e - e.max()))
-    ew = (w * e).sum() / w.sum()
-    f5 = (w[:, None] * R).sum(axis=0) / w.sum() - ew
-    std_e = np.sqrt(max(0.0, (e ** 2).mean() - m ** 2))
-    g = [std_e, e.max() - m, m - e.min(), np.abs(np.diff(e)).mean() if n > 1 else 0.0]
-    rmax = R.max(axis=1, keepdims=True)
+def pool_windows(L, dbfs=None):
+    """Pooled statistics of a batch of windows of log-mel frames (N, n, 64) -> (N, FEATURE_COUNT) (see
+    FEATURE_NAMES). Without `dbfs` (N, n: each frame's level), the last two statistics (mean and maximum frame
+    dBFS) are left out: (N, FEATURE_COUNT - 2)."""
+    L = np.maximum(np.asarray(L, np.float64), LOG_FLOOR)
+    n = L.shape[1]
+    R = 0.5 * (L[:, :, 0::2] + L[:, :, 1::2])
+    e = R.mean(axis=2)
+    m = e.mean(axis=1)
+    mean_r = R.mean(axis=1)
+    f1 = mean_r - m[:, None]
+    f2 = np.sqrt(np.maximum(0.0, (R ** 2).mean(axis=1) - mean_r ** 2))
+    f3 = R.max(axis=1) - mean_r
+    f4 = np.abs(np.diff(R, axis=1)).mean(axis=1) if n > 1 else np.zeros_like(mean_r)
+    w = np.exp(2.0 * (e - e.max(axis=1, keepdims=True)))
+    ew = (w * e).sum(axis=1) / w.sum(axis=1)
+    f5 = (w[:, :, None] * R).sum(axis=1) / w.sum(axis=1)[:, None] - ew[:, None]
+    std_e = np.sqrt(np.maximum(0.0, (e ** 2).mean(axis=1) - m ** 2))
+    rmax = R.max(axis=2, keepdims=True)
     pw = np.exp(R - rmax)
     k = np.arange(REDUCED_BANDS)
-    c = (pw * k).sum(axis=1) / pw.sum(axis=1) / REDUCED_BANDS
-    flat = e - (rmax[:, 0] + np.log(pw.mean(axis=1)))
-    g += [c.mean(), np.sqrt(max(0.0, (c ** 2).mean() - c.mean() ** 2)),
-          flat.mean(), np.sqrt(max(0.0, (flat ** 2).mean() - flat.mean() ** 2))]
-    d = e - m
-    var = (d ** 2).sum()
-    for lag in ACF_LAGS:
-        g.append((d[:-lag] * d[lag:]).sum() / var if (n > lag and var > 1e-9) else 0.0)
-    g.append(float((e > m + 1.0).mean()))
-    g.append(m / 10.0)
-    g.append(float(np.mean(dbfs)) / 20.0)
-    g.append(float(np.max(dbfs)) / 20.0)
-    return np.concatenate([f1, f2, f3, f4, f5, np.array(g)]).astype(np.float32)
+    c = (pw * k).sum(axis=2) / pw.sum(axis=2) / REDUCED_BANDS
+    flat = e - (rmax[:, :, 0] + np.log(pw.mean(axis=2)))
+    d = e - m[:, None]
+    var = (d ** 2).sum(axis=1)
+    acf = [(d[:, :-lag] * d[:, lag:]).sum(axis=1) / np.maximum(var, 1e-9) * (var > 1e-9) if n > lag
+           else np.zeros_like(m) for lag in ACF_LAGS]
+    g = [std_e, e.max(axis=1) - m, m - e.min(axis=1),
+         np.abs(np.diff(e, axis=1)).mean(axis=1) if n > 1 else np.zeros_like(m),
+         c.mean(axis=1), np.sqrt(np.maximum(0.0, (c ** 2).mean(axis=1) - c.mean(axis=1) ** 2)),
+         flat.mean(axis=1), np.sqrt(np.maximum(0.0, (flat ** 2).mean(axis=1) - flat.mean(axis=1) ** 2)),
+         *acf, (e > m[:, None] + 1.0).mean(axis=1), m / 10.0]
+    if dbfs is not None:
+        dbfs = np.asarray(dbfs, np.float64)
+        g += [dbfs.mean(axis=1) / 20.0, dbfs.max(axis=1) / 20.0]
+    return np.concatenate([f1, f2, f3, f4, f5, np.stack(g, axis=1)], axis=1).astype(np.float32)
+
+
+def pool(L, dbfs):
+    """Pooled statistics of one window of log-mel frames (n, 64) and their levels (n) -> feature vector."""
+    return pool_windows(np.asarray(L)[None], np.asarray(dbfs)[None])[0]
 
 
 FEATURE_COUNT = 5 * REDUCED_BANDS + 16
