@@ -48,7 +48,6 @@ def fit_model(X, P, y, seed, options, rows_used=None):
             members.append(eventnet.fit(X, P, y, seed + 1000 * k, epochs=options.epochs,
                                         weight_power=options.weight_power, channels=options.channels,
                                         hidden=options.hidden, mixup=options.mixup, variants=variants))
-            del variants
         return ("conv", members)
     return ("mlp", fit(X, y, seed, options.hidden, options.epochs))
 

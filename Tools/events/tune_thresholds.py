@@ -7,7 +7,8 @@ every type (an event opens at a window reaching the on-threshold, grows over win
 off-threshold = 0.6 x on, bridges a one-window gap, and counts when it spans at least the type's minimum duration);
 the label is the detected type with the highest event probability, or none. The objective is clip-level
 macro-F1 over event types on clean held-out clips, with band-limited negatives and background-only scenes counted
-as clips that must yield no event. Writes the tuned settings into the given model files (header only; weights
+as clips that must yield no event. Steady types (music, traffic, water, wind) are given minimum durations of
+1.5 s or more. Writes the tuned settings into the given model files (header only; weights
 untouched)."""
 import argparse
 import json
