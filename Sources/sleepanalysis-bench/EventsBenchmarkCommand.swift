@@ -19,10 +19,13 @@ enum EventsBenchmarkCommand {
             }
             let result = try EventEngineBenchmark.run(hours: hours, model: model)
             let perHour = 3600 / result.audioSeconds
+            let byType = result.eventCountByType.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
             print(
                 String(
                     format: "events engine: %.3f s CPU per hour of audio (detector), front end %.3f s, %d events",
-                    result.detectorSeconds * perHour, result.frontEndSeconds * perHour, result.eventCount))
+                    result.detectorSeconds * perHour, result.frontEndSeconds * perHour, result.eventCount)
+                    + (byType.isEmpty ? "" : " (\(byType))"))
             return 0
         } catch {
             FileHandle.standardError.write(Data("sleepanalysis-bench events: \(error)\n".utf8))

@@ -16,7 +16,7 @@ for seed in 1 2; do
 done
 DATASETS="$W/dataset1.npz,$W/dataset2.npz"
 python3 Tools/events/train.py --data "$DATASETS" --manifest "$M" --members 2 --eq-copies 2 --equalised-members 1 \
-    --cv --fold-models "$W/folds" \
+    --eq-shift-bands 3 --cv --fold-models "$W/folds" \
     --oof "$W/oof.npz" --out Models/events.bin
 python3 Tools/events/tune_thresholds.py --oof "$W/oof.npz" --manifest "$M" \
     --figures Models/events.figures.json --models Models/events.bin --fold-models "$W/folds"

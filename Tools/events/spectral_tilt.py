@@ -1,5 +1,7 @@
 """Random equalisation of training windows: a smooth random gain curve over the mel bands (an overall tilt plus
-slow bumps), as different microphones, rooms and recording chains colour the same sound.
+slow bumps), as different microphones, rooms and recording chains colour the same sound; optionally a shift of the
+whole spectrum by a few mel bands first, as another throat, animal or engine makes the same kind of sound higher
+or lower.
 
 It works on a window's log-mel frames (the package's own numbers, as `build_dataset.py --log-mel` stored them):
 the gain is added in the log domain, the log floor applied again, and the window's pooled statistics and network
@@ -29,9 +31,19 @@ def random_gains(n, rng, tilt_db=8.0, bump_db=4.0, anchors=6):
     return ((tilt + curve) * NEPERS_PER_DB).astype(np.float32)
 
 
-def equalise(X, M, gains):
-    """Windows (statistics X, log-mel frames M) heard through the gain curves: new (X, M)."""
+def band_shift(M, shifts):
+    """Each window's log-mel frames (N, frames, 64) moved up (positive shift) or down the mel axis by its shift
+    (N integers), the edge band repeated into the bands left empty."""
+    source = np.clip(np.arange(BANDS)[None, :] - shifts[:, None], 0, BANDS - 1)
+    return np.take_along_axis(M, source[:, None, :], axis=2)
+
+
+def equalise(X, M, gains, shifts=None):
+    """Windows (statistics X, log-mel frames M) heard through the gain curves, after a band shift when `shifts`
+    is given: new (X, M)."""
     M = M.astype(np.float32)
+    if shifts is not None:
+        M = band_shift(M, shifts)
     shifted = np.maximum(M + gains[:, None, :], ed.LOG_FLOOR)
     X = X.copy()
     X[:, :RECOMPUTED] = fr.pool_windows(shifted)

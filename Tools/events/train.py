@@ -183,16 +183,19 @@ def export_mlp(path, model, X, y, clip, kind, rows, hidden, threshold):
     modelfile.write(path, header_for(X, hidden, threshold, proj.shape[0]), tensors)
 
 
-def equalised_copies(X, M, copies, tilt_db=8.0, bump_db=4.0, chunk=8192):
+def equalised_copies(X, M, copies, tilt_db=8.0, bump_db=4.0, shift_bands=0, chunk=8192):
     """`copies` versions (X, P) of every window, each through its own random gain curve (`spectral_tilt`: a tilt of
-    up to ±tilt_db across the band plus bumps of up to ±bump_db)."""
+    up to ±tilt_db across the band plus bumps of up to ±bump_db), after a random shift of up to ±shift_bands mel
+    bands when shift_bands > 0."""
     rng = np.random.default_rng(12345)
     out = []
     for _ in range(copies):
         Xv, Pv = np.empty_like(X), np.empty((len(X),) + eventnet.patch(M[:1]).shape[1:], np.float32)
         for s in range(0, len(X), chunk):
-            gains = spectral_tilt.random_gains(min(chunk, len(X) - s), rng, tilt_db, bump_db)
-            Xv[s:s + chunk], Mv = spectral_tilt.equalise(X[s:s + chunk], M[s:s + chunk], gains)
+            n = min(chunk, len(X) - s)
+            gains = spectral_tilt.random_gains(n, rng, tilt_db, bump_db)
+            shifts = rng.integers(-shift_bands, shift_bands + 1, n) if shift_bands > 0 else None
+            Xv[s:s + chunk], Mv = spectral_tilt.equalise(X[s:s + chunk], M[s:s + chunk], gains, shifts)
             Pv[s:s + chunk] = eventnet.patch(Mv)
         out.append((Xv, Pv))
         print(f"equalised copy {len(out)} of {copies}", file=sys.stderr)
@@ -220,6 +223,8 @@ def main():
                     help="randomly equalised copies of every window (spectral_tilt.py; conv network)")
     ap.add_argument("--eq-tilt-db", type=float, default=8.0, help="equalisation: largest tilt across the band (dB)")
     ap.add_argument("--eq-bump-db", type=float, default=4.0, help="equalisation: largest bump (dB)")
+    ap.add_argument("--eq-shift-bands", type=int, default=0,
+                    help="equalisation: largest shift of the spectrum along the mel axis (bands; 0: none)")
     ap.add_argument("--equalised-members", type=int, default=None,
                     help="how many of the members (the last ones) train on the equalised copies (default: all)")
     ap.add_argument("--threshold", type=float, default=0.5)
@@ -238,7 +243,8 @@ def main():
     P = eventnet.patch(M) if M is not None else None
     y = np.concatenate([p["y"] for p in parts])
     if P is not None and args.eq_copies:
-        options.variants = equalised_copies(X, M, args.eq_copies, args.eq_tilt_db, args.eq_bump_db)
+        options.variants = equalised_copies(X, M, args.eq_copies, args.eq_tilt_db, args.eq_bump_db,
+                                            args.eq_shift_bands)
     clip = np.concatenate([p["clip"] for p in parts])
     # The clean clips are the same in every part: only the first part's copies are scored (the others, kind 4,
     # are trained on like any window).

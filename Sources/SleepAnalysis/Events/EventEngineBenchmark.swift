@@ -13,6 +13,8 @@ public enum EventEngineBenchmark {
         public var detectorSeconds: Double
         /// Events the detector reported.
         public var eventCount: Int
+        /// The same events counted by type.
+        public var eventCountByType: [EventType: Int]
     }
 
     /// Runs the front end and the detector (every type enabled) over `hours` of synthetic bedroom audio: room
@@ -31,7 +33,7 @@ public enum EventEngineBenchmark {
         var batch = [Float](repeating: 0, count: AudioBatch.standardLength)
         var frontEndTime = 0.0
         var detectorTime = 0.0
-        var events = 0
+        var byType: [EventType: Int] = [:]
         let origin = Date(timeIntervalSince1970: 0)
         for second in 0..<seconds {
             let loud: Float = second % 20 < 2 ? 0.05 : 0.001
@@ -47,13 +49,13 @@ public enum EventEngineBenchmark {
             let output = detector.process(features: block, batchStart: origin.addingTimeInterval(Double(second)),
                                           firstSampleIndex: Int64(second * AudioBatch.standardLength))
             let t2 = threadCPUTime()
-            events += output.ended.count
+            for event in output.ended { byType[event.type, default: 0] += 1 }
             frontEndTime += t1 - t0
             detectorTime += t2 - t1
         }
-        events += detector.finish().ended.count
+        for event in detector.finish().ended { byType[event.type, default: 0] += 1 }
         return Result(audioSeconds: Double(seconds), frontEndSeconds: frontEndTime, detectorSeconds: detectorTime,
-                      eventCount: events)
+                      eventCount: byType.values.reduce(0, +), eventCountByType: byType)
     }
 
     /// CPU seconds used by the calling thread.
