@@ -40,18 +40,19 @@ def band_shift(M, shifts):
 
 def equalise(X, M, gains, shifts=None):
     """Windows (statistics X, log-mel frames M) heard through the gain curves, after a band shift when `shifts`
-    is given: new (X, M)."""
+    is given: new (X, M). The frame-level dBFS statistics follow the gain only (a shift, like a pitch change,
+    keeps the level)."""
     M = M.astype(np.float32)
     if shifts is not None:
         M = band_shift(M, shifts)
-    shifted = np.maximum(M + gains[:, None, :], ed.LOG_FLOOR)
+    coloured = np.maximum(M + gains[:, None, :], ed.LOG_FLOOR)
     X = X.copy()
-    X[:, :RECOMPUTED] = fr.pool_windows(shifted)
+    X[:, :RECOMPUTED] = fr.pool_windows(coloured)
     # Broadband level change of each window (dB), from its mel power before and after.
     before = np.exp(M.astype(np.float64)).sum(axis=(1, 2))
-    after = np.exp(shifted.astype(np.float64)).sum(axis=(1, 2))
+    after = np.exp(coloured.astype(np.float64)).sum(axis=(1, 2))
     X[:, RECOMPUTED:] += (10.0 * np.log10(after / np.maximum(before, 1e-30)) / 20.0)[:, None].astype(np.float32)
-    return X, shifted
+    return X, coloured
 
 
 def check_pooling(X, M, limit=0.05):
