@@ -42,6 +42,10 @@ class EventNet(nn.Module):
         self.dropout = dropout
 
     def forward(self, P, X):
+        return self.out(self.hidden(P, X))
+
+    def hidden(self, P, X):
+        """The last hidden layer (what the output layer classifies)."""
         h = P
         for i, (conv, norm) in enumerate(zip(self.convs, self.norms)):
             h = F.relu(norm(conv(h)))
@@ -50,7 +54,7 @@ class EventNet(nn.Module):
         z = torch.cat([h.mean(dim=2), h.amax(dim=2), X], dim=1)
         for layer in self.dense:
             z = F.dropout(F.relu(layer(z)), self.dropout, self.training)
-        return self.out(z)
+        return z
 
 
 class Standardiser:
@@ -84,11 +88,13 @@ def spec_augment(P, rng):
 
 
 def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidden=(128, 64), lr=2e-3,
-        batch=256, mixup=0.0, variants=(), log=None):
+        batch=256, mixup=0.0, variants=(), teacher=None, log=None):
     """Trains the network (AdamW, one-cycle schedule, class weights, label smoothing, SpecAugment-style masks).
     With `mixup` > 0, pairs of windows are blended (inputs and targets) with a Beta(mixup, mixup) weight.
     `variants` are other versions (X, P) of the same windows (e.g. `spectral_tilt` equalised): each time a window
-    is drawn, it is the original half of the time and one of the variants otherwise."""
+    is drawn, it is the original half of the time and one of the variants otherwise.
+    `teacher` (`teacher.Targets`, optional) adds the distillation terms: the teacher's class probabilities and
+    its embedding, for the windows that have them."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     std = Standardiser(X, P)
@@ -99,7 +105,9 @@ def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidde
     counts = np.bincount(y, minlength=C).astype(float)
     w = (counts.sum() / np.maximum(counts, 1) / C) ** weight_power
     net = EventNet(X.shape[1], channels, hidden)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-3)
+    head = teacher.hint_head(hidden[-1]) if teacher is not None else None
+    params = list(net.parameters()) + (list(head.parameters()) if head is not None else [])
+    opt = torch.optim.AdamW(params, lr=lr, weight_decay=1e-3)
     steps = epochs * int(np.ceil(len(y) / batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     weights = torch.tensor(w, dtype=torch.float32)
@@ -125,6 +133,11 @@ def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidde
                 logits = net(pb, xb)
                 loss = lam * F.cross_entropy(logits, yt[idx], weight=weights, label_smoothing=0.05) + \
                     (1 - lam) * F.cross_entropy(logits, yt[idx][partner], weight=weights, label_smoothing=0.05)
+            elif teacher is not None:
+                h = net.hidden(pb, xb)
+                logits = net.out(h)
+                loss = F.cross_entropy(logits, yt[idx], weight=weights, label_smoothing=0.05) + \
+                    teacher.loss(idx, logits, h, head)
             else:
                 loss = F.cross_entropy(net(pb, xb), yt[idx], weight=weights, label_smoothing=0.05)
             opt.zero_grad()

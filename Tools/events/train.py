@@ -21,6 +21,7 @@ import eventnet
 import modelfile
 import signature as sig
 import spectral_tilt
+import teacher as teacher_targets
 
 C = len(ed.CLASSES)
 
@@ -34,6 +35,8 @@ class Options:
         self.epochs, self.weight_power, self.mixup, self.members = epochs, weight_power, mixup, members
         self.equalised_members = equalised_members  # the last this many members train on the equalised copies
         self.variants = []  # equalised versions (X, P) of every window, aligned with the dataset (--eq-copies)
+        self.teacher = None  # (embeddings by clip file, soft weight, hint weight): distillation (--teacher)
+        self.clip, self.rows = None, None  # each dataset window's manifest row, and the manifest (for the teacher)
 
 
 def fit_model(X, P, y, seed, options, rows_used=None):
@@ -45,9 +48,15 @@ def fit_model(X, P, y, seed, options, rows_used=None):
         for k in range(options.members):
             equalised = k >= options.members - options.equalised_members
             variants = [(Xv[rows_used], Pv[rows_used]) for Xv, Pv in options.variants] if equalised else []
+            targets = None
+            if options.teacher is not None:
+                embeddings, soft_weight, hint_weight = options.teacher
+                targets = teacher_targets.Targets(options.clip[rows_used], y, options.rows, embeddings,
+                                                  soft_weight, hint_weight)
             members.append(eventnet.fit(X, P, y, seed + 1000 * k, epochs=options.epochs,
                                         weight_power=options.weight_power, channels=options.channels,
-                                        hidden=options.hidden, mixup=options.mixup, variants=variants))
+                                        hidden=options.hidden, mixup=options.mixup, variants=variants,
+                                        teacher=targets))
         return ("conv", members)
     return ("mlp", fit(X, y, seed, options.hidden, options.epochs))
 
@@ -227,6 +236,10 @@ def main():
                     help="equalisation: largest shift of the spectrum along the mel axis (bands; 0: none)")
     ap.add_argument("--equalised-members", type=int, default=None,
                     help="how many of the members (the last ones) train on the equalised copies (default: all)")
+    ap.add_argument("--teacher", default=None,
+                    help="teacher embeddings per clip (.npz from teacher_embeddings.py): distil them (teacher.py)")
+    ap.add_argument("--teacher-soft-weight", type=float, default=0.5, help="weight of the teacher's probabilities")
+    ap.add_argument("--teacher-hint-weight", type=float, default=1.0, help="weight of the teacher's embedding")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
@@ -252,6 +265,10 @@ def main():
     offsets = np.cumsum([0] + [int(p["item"].max()) + 1 for p in parts[:-1]])
     item = np.concatenate([p["item"] + o for p, o in zip(parts, offsets)])
     rows = ed.read_manifest(args.manifest)
+    options.clip, options.rows = clip, rows
+    if args.teacher:
+        options.teacher = (teacher_targets.load_embeddings(args.teacher), args.teacher_soft_weight,
+                           args.teacher_hint_weight)
     fold_of_row = ed.grouped_folds(rows, args.folds)
     rng = np.random.default_rng(0)
     # Background-only scenes (clip -1) are spread over the folds by their item number.
