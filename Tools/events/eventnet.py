@@ -10,6 +10,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import eventdata as ed
+import teacher as teacher_targets
 
 C = len(ed.CLASSES)
 BAND_GROUP = 2      # adjacent mel bands averaged: 64 -> 32
@@ -102,7 +103,7 @@ def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidde
     if variants:
         Xs = np.stack([Xs] + [std.x(Xv) for Xv, _ in variants])
         Ps = np.stack([Ps] + [std.p(Pv) for _, Pv in variants])
-    counts = np.bincount(y, minlength=C).astype(float)
+    counts = np.bincount(y[y >= 0], minlength=C).astype(float)
     w = (counts.sum() / np.maximum(counts, 1) / C) ** weight_power
     net = EventNet(X.shape[1], channels, hidden)
     head = teacher.hint_head(hidden[-1]) if teacher is not None else None
@@ -136,8 +137,8 @@ def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidde
             elif teacher is not None:
                 h = net.hidden(pb, xb)
                 logits = net.out(h)
-                loss = F.cross_entropy(logits, yt[idx], weight=weights, label_smoothing=0.05) + \
-                    teacher.loss(idx, logits, h, head)
+                loss = F.cross_entropy(logits, yt[idx], weight=weights, label_smoothing=0.05,
+                                       ignore_index=teacher_targets.UNLABELLED) + teacher.loss(idx, logits, h, head)
             else:
                 loss = F.cross_entropy(net(pb, xb), yt[idx], weight=weights, label_smoothing=0.05)
             opt.zero_grad()

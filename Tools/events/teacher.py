@@ -10,6 +10,9 @@ The teacher is far too slow for the engine (about 0.1 s per 3-s chunk), so it on
 - the embedding itself, reduced by PCA to `hint_dims` components: the network's last hidden layer is asked to
   predict it through a linear head that is used in training only.
 
+With `unlabelled` clips (the upper-bound diagnostic `train.py --teacher-bound`), those clips' windows learn the
+teacher's probabilities alone (from a regression fitted on the labelled clips), their labels never used.
+
 Nothing of the teacher ends up in the model file."""
 import numpy as np
 import torch
@@ -22,12 +25,20 @@ from sklearn.preprocessing import StandardScaler
 import eventdata as ed
 
 C = len(ed.CLASSES)
+UNLABELLED = -100  # class index of a window that learns from the teacher only (cross-entropy ignores it)
 
 
 def load_embeddings(path):
     """file (relative to the clip folder) -> the clip's mean teacher embedding."""
     data = np.load(path)
     return {str(f): e for f, e in zip(data["files"], data["embedding"])}
+
+
+def fitted_regression(E, labels, C_reg=0.1):
+    """The teacher's class probabilities as a function of its embedding: (scaler, logistic regression)."""
+    scaler = StandardScaler().fit(E)
+    model = LogisticRegression(C=C_reg, max_iter=2000, class_weight="balanced")
+    return scaler, model.fit(scaler.transform(E), labels)
 
 
 def clip_probabilities(E, labels, groups, C_reg=0.1, folds=5, seed=0):
@@ -41,9 +52,7 @@ def clip_probabilities(E, labels, groups, C_reg=0.1, folds=5, seed=0):
         tr, te = fold != k, fold == k
         if not te.any():
             continue
-        scaler = StandardScaler().fit(E[tr])
-        model = LogisticRegression(C=C_reg, max_iter=2000, class_weight="balanced")
-        model.fit(scaler.transform(E[tr]), labels[tr])
+        scaler, model = fitted_regression(E[tr], labels[tr], C_reg)
         out[np.ix_(te, model.classes_)] = model.predict_proba(scaler.transform(E[te]))
     return out
 
@@ -51,14 +60,19 @@ def clip_probabilities(E, labels, groups, C_reg=0.1, folds=5, seed=0):
 class Targets:
     """Teacher targets for the windows a network trains on (aligned with its X, P, y)."""
 
-    def __init__(self, clip, y, rows, embeddings, soft_weight=0.5, hint_weight=1.0, hint_dims=32):
+    def __init__(self, clip, y, rows, embeddings, soft_weight=0.5, hint_weight=1.0, hint_dims=32, unlabelled=()):
         self.soft_weight, self.hint_weight = soft_weight, hint_weight
         used = np.unique(clip[clip >= 0])
         used = [c for c in used if rows[c]["file"] in embeddings and ed.class_index(rows[c]["class"]) is not None]
         E = np.array([embeddings[rows[c]["file"]] for c in used], np.float32)
         labels = np.array([ed.class_index(rows[c]["class"]) for c in used])
         groups = np.array([rows[c]["group"] for c in used])
-        soft = clip_probabilities(E, labels, groups)
+        unknown = np.isin(used, list(unlabelled))
+        soft = np.zeros((len(used), C), np.float32)
+        soft[~unknown] = clip_probabilities(E[~unknown], labels[~unknown], groups[~unknown])
+        if unknown.any():
+            scaler, model = fitted_regression(E[~unknown], labels[~unknown])
+            soft[np.ix_(unknown, model.classes_)] = model.predict_proba(scaler.transform(E[unknown]))
         pca = PCA(hint_dims, random_state=0).fit(E)
         hint = pca.transform(E)
         hint /= np.sqrt(pca.explained_variance_.mean())
@@ -67,7 +81,7 @@ class Targets:
         r = np.where(clip >= 0, row_of_clip[np.maximum(clip, 0)], -1)
         class_of_row = np.array([-2 if ed.class_index(row["class"]) is None else ed.class_index(row["class"])
                                  for row in rows])
-        has = (r >= 0) & (class_of_row[np.maximum(clip, 0)] == y)
+        has = (r >= 0) & ((class_of_row[np.maximum(clip, 0)] == y) | np.isin(clip, list(unlabelled)))
         self.mask = torch.from_numpy(has)
         self.soft = torch.from_numpy(np.where(has[:, None], soft[np.maximum(r, 0)], 0).astype(np.float32))
         self.hint = torch.from_numpy(np.where(has[:, None], hint[np.maximum(r, 0)], 0).astype(np.float32))

@@ -37,6 +37,7 @@ class Options:
         self.variants = []  # equalised versions (X, P) of every window, aligned with the dataset (--eq-copies)
         self.teacher = None  # (embeddings by clip file, soft weight, hint weight): distillation (--teacher)
         self.clip, self.rows = None, None  # each dataset window's manifest row, and the manifest (for the teacher)
+        self.unlabelled = set()  # manifest rows whose windows learn from the teacher only (--teacher-bound)
 
 
 def fit_model(X, P, y, seed, options, rows_used=None):
@@ -52,7 +53,7 @@ def fit_model(X, P, y, seed, options, rows_used=None):
             if options.teacher is not None:
                 embeddings, soft_weight, hint_weight = options.teacher
                 targets = teacher_targets.Targets(options.clip[rows_used], y, options.rows, embeddings,
-                                                  soft_weight, hint_weight)
+                                                  soft_weight, hint_weight, unlabelled=options.unlabelled)
             members.append(eventnet.fit(X, P, y, seed + 1000 * k, epochs=options.epochs,
                                         weight_power=options.weight_power, channels=options.channels,
                                         hidden=options.hidden, mixup=options.mixup, variants=variants,
@@ -240,6 +241,10 @@ def main():
                     help="teacher embeddings per clip (.npz from teacher_embeddings.py): distil them (teacher.py)")
     ap.add_argument("--teacher-soft-weight", type=float, default=0.5, help="weight of the teacher's probabilities")
     ap.add_argument("--teacher-hint-weight", type=float, default=1.0, help="weight of the teacher's embedding")
+    ap.add_argument("--teacher-bound", action="store_true",
+                    help="diagnostic upper bound, NOT a held-out figure: each fold also trains on its held-out clean "
+                         "clips with the teacher's probabilities alone (labels unused), as a transfer set of the "
+                         "very audio scored would")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
@@ -266,6 +271,8 @@ def main():
     item = np.concatenate([p["item"] + o for p, o in zip(parts, offsets)])
     rows = ed.read_manifest(args.manifest)
     options.clip, options.rows = clip, rows
+    if args.teacher_bound and not args.teacher:
+        ap.error("--teacher-bound needs --teacher")
     if args.teacher:
         options.teacher = (teacher_targets.load_embeddings(args.teacher), args.teacher_soft_weight,
                            args.teacher_hint_weight)
@@ -282,7 +289,13 @@ def main():
         for f in range(args.folds):
             t0 = time.time()
             tr = (fold != f) & (y >= 0)
-            model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], f, options, tr)
+            y_fit = y
+            if args.teacher_bound:
+                held = (fold == f) & (kind == 0) & (y >= 0)
+                tr |= held
+                y_fit = np.where(held, teacher_targets.UNLABELLED, y)
+                options.unlabelled = set(np.unique(clip[held]).tolist())
+            model = fit_model(X[tr], P[tr] if P is not None else None, y_fit[tr], f, options, tr)
             if args.fold_models:
                 os.makedirs(args.fold_models, exist_ok=True)
                 keep = fold != f
