@@ -9,9 +9,7 @@ import argparse
 import json
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import precision_recall_fscore_support
-from sklearn.preprocessing import StandardScaler
 
 import eventdata as ed
 import teacher as teacher_targets
@@ -35,9 +33,7 @@ def main():
     probabilities = np.zeros((len(used), len(ed.CLASSES)))
     for k in range(args.folds):
         tr, te = fold != k, fold == k
-        scaler = StandardScaler().fit(E[tr])
-        model = LogisticRegression(C=args.regularisation, max_iter=2000, class_weight="balanced")
-        model.fit(scaler.transform(E[tr]), y[tr])
+        scaler, model = teacher_targets.fitted_regression(E[tr], y[tr], args.regularisation)
         probabilities[np.ix_(te, model.classes_)] = model.predict_proba(scaler.transform(E[te]))
     predicted = probabilities.argmax(axis=1)
     types = [i for i in range(1, len(ed.CLASSES)) if (y == i).any()]

@@ -46,14 +46,14 @@ def fit_model(X, P, y, seed, options, rows_used=None):
     the equalised copies of the windows. `rows_used` selects the dataset windows X, P, y came from."""
     if options.network == "conv":
         members = []
+        targets = None
+        if options.teacher is not None:
+            embeddings, soft_weight, hint_weight = options.teacher
+            targets = teacher_targets.Targets(options.clip[rows_used], y, options.rows, embeddings,
+                                              soft_weight, hint_weight, unlabelled=options.unlabelled)
         for k in range(options.members):
             equalised = k >= options.members - options.equalised_members
             variants = [(Xv[rows_used], Pv[rows_used]) for Xv, Pv in options.variants] if equalised else []
-            targets = None
-            if options.teacher is not None:
-                embeddings, soft_weight, hint_weight = options.teacher
-                targets = teacher_targets.Targets(options.clip[rows_used], y, options.rows, embeddings,
-                                                  soft_weight, hint_weight, unlabelled=options.unlabelled)
             members.append(eventnet.fit(X, P, y, seed + 1000 * k, epochs=options.epochs,
                                         weight_power=options.weight_power, channels=options.channels,
                                         hidden=options.hidden, mixup=options.mixup, variants=variants,
