@@ -95,7 +95,7 @@ def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidde
     `variants` are other versions (X, P) of the same windows (e.g. `spectral_tilt` equalised): each time a window
     is drawn, it is the original half of the time and one of the variants otherwise.
     `teacher` (`teacher.Targets`, optional) adds the distillation terms: the teacher's class probabilities and
-    its embedding, for the windows that have them."""
+    its embedding, for the windows that have them; windows labelled `teacher.UNLABELLED` learn from it alone."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     std = Standardiser(X, P)

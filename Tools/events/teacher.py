@@ -88,9 +88,11 @@ class Targets:
         self.hint_dims = hint_dims
 
     def hint_head(self, width):
+        """The training-only layer that maps the network's last hidden layer to the teacher's components."""
         return nn.Linear(width, self.hint_dims)
 
     def loss(self, idx, logits, hidden, head):
+        """Distillation loss of a batch (window indices `idx`): weighted soft cross-entropy plus embedding error."""
         m = self.mask[idx]
         if not bool(m.any()):
             return logits.sum() * 0.0
