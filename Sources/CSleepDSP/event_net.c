@@ -16,7 +16,8 @@ struct sa_event_net {
     int steps;                                 /* window_frames / frame_group */
     int in_channels[SA_EVENT_NET_MAX_CONVS];
     int steps_of[SA_EVENT_NET_MAX_CONVS];      /* time steps entering each convolution */
-    float *conv_w[SA_EVENT_NET_MAX_CONVS];     /* 3 x in x out: the output channel varies fastest */
+    int bands_of[SA_EVENT_NET_MAX_CONVS];      /* bands entering each convolution (band_time; else 1) */
+    float *conv_w[SA_EVENT_NET_MAX_CONVS];     /* taps x in x out: the output channel varies fastest */
     float *conv_b[SA_EVENT_NET_MAX_CONVS];
     float *patch_mean;
     float *patch_inv_std;
@@ -42,12 +43,42 @@ static int sa_shape_valid(const sa_event_net_shape *s) {
         s->conv_count > SA_EVENT_NET_MAX_CONVS || s->stat_count < 0 || s->dense_count < 1 || s->dense_sizes == NULL) {
         return 0;
     }
+    if (s->band_time != 0 && s->band_time != 1) return 0;
     int steps = s->window_frames / s->frame_group;
+    int bands = s->band_time ? s->mel_bands / s->band_group : 1;
     for (int l = 0; l < s->conv_count; l++) {
-        if (s->conv_channels[l] < 1 || steps < 1) return 0;
-        if (l + 1 < s->conv_count) steps /= 2;
+        if (s->conv_channels[l] < 1 || steps < 1 || bands < 1) return 0;
+        if (l + 1 < s->conv_count) {
+            steps /= 2;
+            if (s->band_time) bands /= 2;
+        }
     }
-    return steps >= 1;
+    return steps >= 1 && bands >= 1;
+}
+
+/* Kernel taps per input channel: 3 along time, or 3 x 3 along band and time. */
+static int sa_taps(const sa_event_net_shape *s) { return s->band_time ? 9 : 3; }
+
+/* Copies one convolution's weights from the training layout into the inner loop's (taps x in x out, the output
+ * channel fastest). Training layout: out x in x 3 (time), or out x in x 3 (band) x 3 (time); tap kt * 3 + kb in
+ * C is band offset kb and time offset kt. */
+static void sa_copy_conv_weights(float *restrict to, const float *restrict from, int in_channels, int out_channels,
+                                 int band_time) {
+    const size_t in = (size_t)in_channels;
+    const size_t out = (size_t)out_channels;
+    for (size_t o = 0; o < out; o++) {
+        for (size_t i = 0; i < in; i++) {
+            if (band_time) {
+                for (size_t kb = 0; kb < 3; kb++) {
+                    for (size_t kt = 0; kt < 3; kt++) {
+                        to[((kt * 3 + kb) * in + i) * out + o] = from[((o * in + i) * 3 + kb) * 3 + kt];
+                    }
+                }
+            } else {
+                for (size_t k = 0; k < 3; k++) to[(k * in + i) * out + o] = from[(o * in + i) * 3 + k];
+            }
+        }
+    }
 }
 
 sa_status sa_event_net_init(sa_event_net **out, const sa_event_net_shape *shape, const float *const *conv_weights,
@@ -73,36 +104,37 @@ sa_status sa_event_net_init(sa_event_net **out, const sa_event_net_shape *shape,
     net->in_bands = in_bands;
     net->steps = shape->window_frames / shape->frame_group;
     size_t widest = (size_t)net->steps * (size_t)in_bands;
-    size_t padded_size = (size_t)(net->steps + 2 + SA_CONV_STEPS) * (size_t)in_bands;
+    size_t padded_size = 0;
     int steps = net->steps;
-    int channels = in_bands;
+    int bands = shape->band_time ? in_bands : 1;
+    int channels = shape->band_time ? 1 : in_bands;
     int ok = 1;
     for (int l = 0; l < shape->conv_count && ok; l++) {
         int out_channels = shape->conv_channels[l];
         net->in_channels[l] = channels;
         net->steps_of[l] = steps;
-        size_t count = (size_t)3 * (size_t)channels * (size_t)out_channels;
+        net->bands_of[l] = bands;
+        size_t count = (size_t)sa_taps(shape) * (size_t)channels * (size_t)out_channels;
         net->conv_w[l] = malloc(sizeof(float) * count);
         net->conv_b[l] = malloc(sizeof(float) * (size_t)out_channels);
         ok = net->conv_w[l] != NULL && net->conv_b[l] != NULL;
         if (ok) {
-            /* out x in x 3 (training layout) -> 3 x in x out (the inner loop runs over output channels). */
-            for (int o = 0; o < out_channels; o++) {
-                for (int i = 0; i < channels; i++) {
-                    for (int k = 0; k < 3; k++) {
-                        net->conv_w[l][((size_t)k * (size_t)channels + (size_t)i) * (size_t)out_channels + (size_t)o] =
-                            conv_weights[l][((size_t)o * (size_t)channels + (size_t)i) * 3 + (size_t)k];
-                    }
-                }
-            }
+            sa_copy_conv_weights(net->conv_w[l], conv_weights[l], channels, out_channels, shape->band_time);
             memcpy(net->conv_b[l], conv_biases[l], sizeof(float) * (size_t)out_channels);
         }
-        size_t activations = (size_t)steps * (size_t)out_channels;
+        size_t activations = (size_t)steps * (size_t)bands * (size_t)out_channels;
         if (activations > widest) widest = activations;
-        size_t padded_input = (size_t)(steps + 2 + SA_CONV_STEPS) * (size_t)channels;
+        /* Over time: steps + 2 padded rows and SA_CONV_STEPS spare ones. Over band and time: steps + 2 rows of
+         * bands + 2 padded columns and SA_CONV_STEPS spare ones. */
+        size_t padded_input = shape->band_time
+                                  ? (size_t)(steps + 2) * (size_t)(bands + 2 + SA_CONV_STEPS) * (size_t)channels
+                                  : (size_t)(steps + 2 + SA_CONV_STEPS) * (size_t)channels;
         if (padded_input > padded_size) padded_size = padded_input;
         channels = out_channels;
-        if (l + 1 < shape->conv_count) steps /= 2;
+        if (l + 1 < shape->conv_count) {
+            steps /= 2;
+            if (shape->band_time) bands /= 2;
+        }
     }
     int summary_width = 2 * channels + shape->stat_count;
     net->patch_mean = malloc(sizeof(float) * (size_t)in_bands);
@@ -265,6 +297,86 @@ static void sa_conv3_relu(const float *restrict in, int steps, int in_channels, 
     }
 }
 
+/* Over band and time: out[t][b][o] = relu(bias[o] + sum_{kt, kb, i} w[kt * 3 + kb][i][o] * in[t + kt - 1][b + kb - 1][i]),
+ * zero padding on every side; activations are time-major, then band, then channel. `padded` is scratch of
+ * (steps + 2) x (bands + 2 + SA_CONV_STEPS) x in_channels floats. Output channels go 8 at a time for
+ * SA_CONV_STEPS neighbouring bands, their sums in registers; a remainder below 8 takes the scalar path. */
+SA_VECTOR_CLONES
+static void sa_conv3x3_relu(const float *restrict in, int steps, int bands, int in_channels, const float *restrict w,
+                            const float *restrict bias, int out_channels, float *restrict padded,
+                            float *restrict out) {
+    const size_t stride = (size_t)out_channels;
+    const size_t width = (size_t)in_channels;
+    const size_t row = (size_t)(bands + 2 + SA_CONV_STEPS) * width;
+    const int blocked = out_channels - out_channels % 8;
+    memset(padded, 0, sizeof(float) * row * (size_t)(steps + 2));
+    for (int t = 0; t < steps; t++) {
+        memcpy(padded + (size_t)(t + 1) * row + width, in + (size_t)t * (size_t)bands * width,
+               sizeof(float) * (size_t)bands * width);
+    }
+    for (int t = 0; t < steps; t++) {
+        for (int b0 = 0; b0 < bands; b0 += SA_CONV_STEPS) {
+            const int count = bands - b0 < SA_CONV_STEPS ? bands - b0 : SA_CONV_STEPS;
+            for (int o0 = 0; o0 < blocked; o0 += 8) {
+                sa_float8 acc[SA_CONV_STEPS];
+                for (int j = 0; j < SA_CONV_STEPS; j++) memcpy(&acc[j], bias + o0, sizeof(acc[j]));
+                for (int kt = 0; kt < 3; kt++) {
+                    for (int kb = 0; kb < 3; kb++) {
+                        /* Padded row t + kt, column b0 + kb hold input step t + kt - 1, band b0 + kb - 1. */
+                        const float *restrict x = padded + (size_t)(t + kt) * row + (size_t)(b0 + kb) * width;
+                        const float *restrict wk = w + (size_t)(kt * 3 + kb) * width * stride + (size_t)o0;
+                        for (int i = 0; i < in_channels; i++) {
+                            sa_float8 wi;
+                            memcpy(&wi, wk + (size_t)i * stride, sizeof(wi));
+                            for (int j = 0; j < SA_CONV_STEPS; j++) acc[j] += x[(size_t)j * width + (size_t)i] * wi;
+                        }
+                    }
+                }
+                for (int j = 0; j < count; j++) {
+                    float *restrict y = out + ((size_t)t * (size_t)bands + (size_t)(b0 + j)) * stride + (size_t)o0;
+                    memcpy(y, &acc[j], sizeof(acc[j]));
+                    for (int o = 0; o < 8; o++) y[o] = y[o] > 0.0f ? y[o] : 0.0f;
+                }
+            }
+            for (int j = 0; j < count; j++) {
+                float *restrict y = out + ((size_t)t * (size_t)bands + (size_t)(b0 + j)) * stride;
+                for (int o = blocked; o < out_channels; o++) {
+                    float acc = bias[o];
+                    for (int kt = 0; kt < 3; kt++) {
+                        for (int kb = 0; kb < 3; kb++) {
+                            const float *restrict x = padded + (size_t)(t + kt) * row + (size_t)(b0 + j + kb) * width;
+                            const float *restrict wk = w + (size_t)(kt * 3 + kb) * width * stride + (size_t)o;
+                            for (int i = 0; i < in_channels; i++) acc += x[i] * wk[(size_t)i * stride];
+                        }
+                    }
+                    y[o] = acc > 0.0f ? acc : 0.0f;
+                }
+            }
+        }
+    }
+}
+
+/* Max-pooling by 2 (floor) along time, or along time and band: `in` is steps x bands x channels, `out` gets
+ * steps / 2 x bands' x channels with bands' = bands / 2 when `both`, else bands (then bands is 1). */
+static void sa_max_pool(const float *restrict in, int steps, int bands, int channels, int both, float *restrict out) {
+    const int band_step = both ? 2 : 1;
+    const int out_bands = both ? bands / 2 : bands;
+    const size_t c_count = (size_t)channels;
+    for (int t = 0; t < steps / 2; t++) {
+        for (int b = 0; b < out_bands; b++) {
+            float *restrict z = out + ((size_t)t * (size_t)out_bands + (size_t)b) * c_count;
+            const float *a = in + ((size_t)(2 * t) * (size_t)bands + (size_t)(band_step * b)) * c_count;
+            for (size_t c = 0; c < c_count; c++) z[c] = a[c];
+            for (int dt = 0; dt < 2; dt++) {
+                for (int db = 0; db < band_step; db++) {
+                    const float *v = in + ((size_t)(2 * t + dt) * (size_t)bands + (size_t)(band_step * b + db)) * c_count;
+                    for (size_t c = 0; c < c_count; c++) z[c] = v[c] > z[c] ? v[c] : z[c];
+                }
+            }
+        }
+    }
+}
+
 int sa_event_net_input_size(const sa_event_net *net) { return net == NULL ? 0 : net->steps * net->in_bands; }
 
 sa_status sa_event_net_input(const sa_event_net *net, const float *log_mel, int frames, float *input) {
@@ -291,42 +403,45 @@ sa_status sa_event_net_forward_input(sa_event_net *net, const float *input, cons
     }
     float *x = net->buffer_a;
     float *y = net->buffer_b;
+    const int band_time = net->shape.band_time;
     int steps = net->steps;
-    int channels = net->in_bands;
+    int bands = band_time ? net->in_bands : 1;
+    int channels = band_time ? 1 : net->in_bands;
     for (int l = 0; l < net->shape.conv_count; l++) {
         int out_channels = net->shape.conv_channels[l];
         /* The first convolution reads the caller's input (copied into the padded scratch), later ones x. */
-        sa_conv3_relu(l == 0 ? input : x, steps, channels, net->conv_w[l], net->conv_b[l], out_channels, net->padded,
-                      y);
+        const float *source = l == 0 ? input : x;
+        if (band_time) {
+            sa_conv3x3_relu(source, steps, bands, channels, net->conv_w[l], net->conv_b[l], out_channels,
+                            net->padded, y);
+        } else {
+            sa_conv3_relu(source, steps, channels, net->conv_w[l], net->conv_b[l], out_channels, net->padded, y);
+        }
         channels = out_channels;
         if (l + 1 < net->shape.conv_count) {
-            int pooled = steps / 2;
-            for (int t = 0; t < pooled; t++) {
-                const float *a = y + (size_t)(2 * t) * (size_t)channels;
-                const float *b = a + channels;
-                float *z = x + (size_t)t * (size_t)channels;
-                for (int c = 0; c < channels; c++) z[c] = a[c] > b[c] ? a[c] : b[c];
-            }
-            steps = pooled;
+            sa_max_pool(y, steps, bands, channels, band_time, x);
+            steps /= 2;
+            if (band_time) bands /= 2;
         } else {
             float *tmp = x;
             x = y;
             y = tmp;
         }
     }
+    const int positions = steps * bands;
     float *summary = net->summary;
     for (int c = 0; c < channels; c++) {
         summary[c] = 0.0f;
         summary[channels + c] = x[c];
     }
-    for (int t = 0; t < steps; t++) {
-        const float *row = x + (size_t)t * (size_t)channels;
+    for (int p = 0; p < positions; p++) {
+        const float *row = x + (size_t)p * (size_t)channels;
         for (int c = 0; c < channels; c++) {
             summary[c] += row[c];
             if (row[c] > summary[channels + c]) summary[channels + c] = row[c];
         }
     }
-    for (int c = 0; c < channels; c++) summary[c] /= (float)steps;
+    for (int c = 0; c < channels; c++) summary[c] /= (float)positions;
     if (net->shape.stat_count > 0) {
         memcpy(summary + 2 * channels, stats, sizeof(float) * (size_t)net->shape.stat_count);
     }

@@ -1,7 +1,8 @@
 """The event network: a small 1-D convolutional network over a window's reduced log-mel spectrogram, joined with
 the pooled window statistics, then dense layers and a softmax over `eventdata.CLASSES`.
 
-The C engine (`Sources/CSleepDSP/event_net.c`) runs exactly this: `patch` below is `sa_event_net_patch`, the
+`EventNet2D` is the variant whose convolutions run over band and time (3 x 3 kernels on the patch as one channel).
+The C engine (`Sources/CSleepDSP/event_net.c`) runs exactly these: `patch` below is `sa_event_net_patch`, the
 convolutions have their batch normalisation folded in at export (`export_tensors`), and the reference pair in the
 model file checks that both give the same output."""
 import numpy as np
@@ -58,6 +59,40 @@ class EventNet(nn.Module):
         return z
 
 
+class EventNet2D(nn.Module):
+    """2-D convolutions over (band, time) of the patch (one input channel; `sa_event_net` with band_time = 1), so that a sound moved up or down the
+    mel axis excites the same filters; each channel's mean and maximum over the whole patch, joined with the
+    statistics, enter the same dense layers. Max-pooling by 2 in both axes between convolutions."""
+
+    def __init__(self, stats, channels=(8, 16, 32), hidden=(128, 64), dropout=0.3):
+        super().__init__()
+        self.convs = nn.ModuleList()
+        self.norms = nn.ModuleList()
+        previous = 1
+        for c in channels:
+            self.convs.append(nn.Conv2d(previous, c, 3, padding=1))
+            self.norms.append(nn.BatchNorm2d(c))
+            previous = c
+        widths = [2 * previous + stats] + list(hidden)
+        self.dense = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths[:-1], widths[1:]))
+        self.out = nn.Linear(widths[-1], C)
+        self.dropout = dropout
+
+    def forward(self, P, X):
+        return self.out(self.hidden(P, X))
+
+    def hidden(self, P, X):
+        h = P.unsqueeze(1)
+        for i, (conv, norm) in enumerate(zip(self.convs, self.norms)):
+            h = F.relu(norm(conv(h)))
+            if i + 1 < len(self.convs):
+                h = F.max_pool2d(h, 2)
+        z = torch.cat([h.mean(dim=(2, 3)), h.amax(dim=(2, 3)), X], dim=1)
+        for layer in self.dense:
+            z = F.dropout(F.relu(layer(z)), self.dropout, self.training)
+        return z
+
+
 class Standardiser:
     def __init__(self, X, P):
         self.x_mean = X.mean(axis=0, dtype=np.float64).astype(np.float32)
@@ -89,7 +124,7 @@ def spec_augment(P, rng):
 
 
 def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidden=(128, 64), lr=2e-3,
-        batch=256, mixup=0.0, variants=(), teacher=None, log=None):
+        batch=256, mixup=0.0, variants=(), teacher=None, log=None, two_d=False):
     """Trains the network (AdamW, one-cycle schedule, class weights, label smoothing, SpecAugment-style masks).
     With `mixup` > 0, pairs of windows are blended (inputs and targets) with a Beta(mixup, mixup) weight.
     `variants` are other versions (X, P) of the same windows (e.g. `spectral_tilt` equalised): each time a window
@@ -105,7 +140,7 @@ def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidde
         Ps = np.stack([Ps] + [std.p(Pv) for _, Pv in variants])
     counts = np.bincount(y[y >= 0], minlength=C).astype(float)
     w = (counts.sum() / np.maximum(counts, 1) / C) ** weight_power
-    net = EventNet(X.shape[1], channels, hidden)
+    net = EventNet2D(X.shape[1], channels, hidden) if two_d else EventNet(X.shape[1], channels, hidden, P.shape[1])
     head = teacher.hint_head(hidden[-1]) if teacher is not None else None
     params = list(net.parameters()) + (list(head.parameters()) if head is not None else [])
     opt = torch.optim.AdamW(params, lr=lr, weight_decay=1e-3)
@@ -164,11 +199,12 @@ def predict(model, X, P, batch=4096):
 
 def export_tensors(net):
     """The network's tensors as the model file stores them: each convolution with its batch normalisation folded
-    in (out x in x 3 weights, biases), then the dense layers (out x in weights, biases; the last is the output)."""
+    in (out x in x 3 weights, or out x in x 3 (band) x 3 (time) for `EventNet2D`; biases), then the dense layers (out x in weights, biases; the last is the output)."""
     tensors = []
     for i, (conv, norm) in enumerate(zip(net.convs, net.norms)):
         scale = (norm.weight / torch.sqrt(norm.running_var + norm.eps)).detach().numpy()
-        weight = conv.weight.detach().numpy() * scale[:, None, None]
+        weight = conv.weight.detach().numpy()
+        weight = weight * scale.reshape((-1,) + (1,) * (weight.ndim - 1))
         bias = (conv.bias.detach().numpy() - norm.running_mean.detach().numpy()) * scale + norm.bias.detach().numpy()
         tensors += [(f"conv{i}.weight", weight.astype(np.float32)), (f"conv{i}.bias", bias.astype(np.float32))]
     layers = list(net.dense) + [net.out]

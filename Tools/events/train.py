@@ -30,9 +30,10 @@ class Options:
     """What to train: network kind, sizes, epochs, class-weight power."""
 
     def __init__(self, network="conv", hidden=(128, 64), channels=(32, 48, 64), epochs=20, weight_power=0.5,
-                 mixup=0.0, members=1, equalised_members=0):
+                 mixup=0.0, members=1, equalised_members=0, two_d=False):
         self.network, self.hidden, self.channels = network, tuple(hidden), tuple(channels)
         self.epochs, self.weight_power, self.mixup, self.members = epochs, weight_power, mixup, members
+        self.two_d = two_d  # convolutions over band and time (eventnet.EventNet2D)
         self.equalised_members = equalised_members  # the last this many members train on the equalised copies
         self.variants = []  # equalised versions (X, P) of every window, aligned with the dataset (--eq-copies)
         self.teacher = None  # (embeddings by clip file, soft weight, hint weight): distillation (--teacher)
@@ -57,7 +58,7 @@ def fit_model(X, P, y, seed, options, rows_used=None):
             members.append(eventnet.fit(X, P, y, seed + 1000 * k, epochs=options.epochs,
                                         weight_power=options.weight_power, channels=options.channels,
                                         hidden=options.hidden, mixup=options.mixup, variants=variants,
-                                        teacher=targets))
+                                        teacher=targets, two_d=options.two_d))
         return ("conv", members)
     return ("mlp", fit(X, y, seed, options.hidden, options.epochs))
 
@@ -164,6 +165,8 @@ def export_conv(path, members, X, M, y, clip, kind, rows, options, threshold):
     header = header_for(X, options.hidden, threshold, proj.shape[0])
     header["convolution"] = {"melBands": int(M.shape[2]), "bandGroup": eventnet.BAND_GROUP,
                              "frameGroup": eventnet.FRAME_GROUP, "channels": list(options.channels)}
+    if options.two_d:
+        header["convolution"]["bandTime"] = True
     if len(members) > 1:
         header["members"] = len(members)
     modelfile.write(path, header, tensors)
@@ -229,6 +232,10 @@ def main():
     ap.add_argument("--members", type=int, default=1, help="networks in the ensemble (conv network)")
     ap.add_argument("--frame-group", type=int, default=eventnet.FRAME_GROUP,
                     help="10-ms frames averaged into one network time step (conv network)")
+    ap.add_argument("--band-group", type=int, default=eventnet.BAND_GROUP,
+                    help="adjacent mel bands averaged into one network input band (conv network)")
+    ap.add_argument("--conv2d", action="store_true",
+                    help="convolutions over band and time (3 x 3 kernels; eventnet.EventNet2D) instead of over time")
     ap.add_argument("--eq-copies", type=int, default=0,
                     help="randomly equalised copies of every window (spectral_tilt.py; conv network)")
     ap.add_argument("--eq-tilt-db", type=float, default=8.0, help="equalisation: largest tilt across the band (dB)")
@@ -251,10 +258,11 @@ def main():
                     help="also write each fold's model and its held-out manifest here (fold<k>.bin, fold<k>.tsv)")
     args = ap.parse_args()
     eventnet.FRAME_GROUP = args.frame_group
+    eventnet.BAND_GROUP = args.band_group
     options = Options(args.network, (int(v) for v in args.hidden.split(",")),
                       (int(v) for v in args.channels.split(",")), args.epochs, args.weight_power, args.mixup,
                       args.members,
-                      args.members if args.equalised_members is None else args.equalised_members)
+                      args.members if args.equalised_members is None else args.equalised_members, args.conv2d)
     parts = [np.load(path) for path in args.data.split(",")]
     X = np.concatenate([p["X"] for p in parts])
     M = np.concatenate([p["M"] for p in parts]) if args.network == "conv" else None

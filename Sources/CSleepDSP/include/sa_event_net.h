@@ -1,12 +1,16 @@
-/* The event network: a 1-D convolutional network over a window's reduced log-mel spectrogram, joined with the
+/* The event network: a convolutional network over a window's reduced log-mel spectrogram, joined with the
  * window's pooled statistics (sa_event_pool), then dense layers with ReLU and a softmax.
  *
  * Input patch: the window's frames (frame-major, frames x mel_bands natural-log energies, clamped to log_floor,
  * missing frames of a short window taken as log_floor) averaged over groups of band_group bands and frame_group
- * frames, minus the patch's mean, standardised per reduced band. Convolutions: kernel 3, zero padding 1, bias,
- * ReLU, max-pooling by 2 (floor) between two convolutions. Then the last convolution's per-channel mean and
- * maximum over time, followed by the standardised statistics, enter the dense layers. The training tool
- * (Tools/events/eventnet.py) defines the same network. */
+ * frames, minus the patch's mean, standardised per reduced band. Convolutions, in one of two layouts:
+ * - over time (band_time = 0): the reduced bands are the first convolution's input channels; kernel 3 along
+ *   time, zero padding 1, bias, ReLU, max-pooling by 2 (floor) along time between two convolutions;
+ * - over band and time (band_time = 1): the patch is one input channel; 3 x 3 kernels along band and time, zero
+ *   padding 1, bias, ReLU, max-pooling by 2 x 2 (floor) between two convolutions, so that a sound moved along the
+ *   mel axis meets the same filters.
+ * Then the last convolution's per-channel mean and maximum over all its positions, followed by the standardised
+ * statistics, enter the dense layers. The training tool (Tools/events/eventnet.py) defines the same networks. */
 #ifndef SA_EVENT_NET_H
 #define SA_EVENT_NET_H
 
@@ -21,6 +25,7 @@ typedef struct sa_event_net_shape {
     int band_group;         /* bands averaged into one network input band */
     int frame_group;        /* frames averaged into one network input step */
     float log_floor;        /* input values are clamped to this */
+    int band_time;          /* 0: convolutions over time; 1: over band and time (see above) */
     int conv_count;         /* 1...SA_EVENT_NET_MAX_CONVS */
     int conv_channels[SA_EVENT_NET_MAX_CONVS];
     int stat_count;         /* pooled statistics appended after the convolution summary */
@@ -32,7 +37,9 @@ typedef struct sa_event_net_shape {
 typedef struct sa_event_net sa_event_net;
 
 /* Creates a network.
- * conv_weights[l]: conv_channels[l] x in_channels x 3, row-major (in_channels = mel_bands / band_group for l = 0);
+ * conv_weights[l]: conv_channels[l] x in_channels x 3 (over time; in_channels = mel_bands / band_group for l = 0)
+ * or conv_channels[l] x in_channels x 3 (band) x 3 (time) (over band and time; in_channels = 1 for l = 0),
+ * row-major;
  * conv_biases[l]: conv_channels[l] values. patch_mean, patch_std: mel_bands / band_group values (std > 0).
  * dense_weights[l]: dense_sizes[l] x in, row-major, in = 2 * last conv channels + stat_count for l = 0;
  * dense_biases[l]: dense_sizes[l] values. stat_mean, stat_std: stat_count values (std > 0). */

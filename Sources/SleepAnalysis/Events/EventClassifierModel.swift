@@ -22,6 +22,11 @@ public final class EventClassifierModel: Sendable {
         let frameGroup: Int
         /// Output channels per convolution.
         let channels: [Int]
+        /// Whether the convolutions run over band and time (3 x 3 kernels, the patch as one input channel) rather
+        /// than over time (kernel 3, the patch's bands as input channels).
+        let bandTime: Bool
+        /// Kernel taps per input channel of each convolution.
+        var taps: Int { bandTime ? 9 : 3 }
         /// Per input band standardisation of the patch.
         let patchMean: [Float]
         let patchStd: [Float]
@@ -32,7 +37,7 @@ public final class EventClassifierModel: Sendable {
 
     /// The weights of one network of the ensemble.
     struct Member: Sendable {
-        /// Weights (output x input x 3) and biases per convolution, batch normalisation folded in (empty for a
+        /// Weights (output x input x taps: 3 along time, or 3 along band x 3 along time) and biases per convolution, batch normalisation folded in (empty for a
         /// version-1 model).
         let convolutionWeights: [[Float]]
         let convolutionBiases: [[Float]]
@@ -138,11 +143,13 @@ public final class EventClassifierModel: Sendable {
             guard inputBands > 0, spec.melBands % spec.bandGroup == 0, spec.frameGroup > 0,
                 windowFrames % spec.frameGroup == 0, !spec.channels.isEmpty, spec.channels.allSatisfy({ $0 > 0 })
             else { throw fail("invalid convolution sizes") }
+            let bandTime = spec.bandTime ?? false
+            let taps = bandTime ? 9 : 3
             for member in 0..<memberCount {
                 for (layer, channels) in spec.channels.enumerated() {
-                    let inputs = layer == 0 ? inputBands : spec.channels[layer - 1]
+                    let inputs = layer == 0 ? (bandTime ? 1 : inputBands) : spec.channels[layer - 1]
                     convolutionWeights[member].append(
-                        try file.tensor("\(prefix(member))conv\(layer).weight", count: channels * inputs * 3))
+                        try file.tensor("\(prefix(member))conv\(layer).weight", count: channels * inputs * taps))
                     convolutionBiases[member].append(
                         try file.tensor("\(prefix(member))conv\(layer).bias", count: channels))
                 }
@@ -151,7 +158,7 @@ public final class EventClassifierModel: Sendable {
             guard patchStd.allSatisfy({ $0 > 0 }) else { throw fail("invalid patch standardisation") }
             convolution = Convolution(
                 melBands: spec.melBands, bandGroup: spec.bandGroup, frameGroup: spec.frameGroup,
-                channels: spec.channels,
+                channels: spec.channels, bandTime: bandTime,
                 patchMean: try file.tensor("patchMean", count: inputBands), patchStd: patchStd,
                 referenceLogMel: try file.tensor("referenceLogMel", count: windowFrames * spec.melBands))
             layerSizes = [2 * spec.channels[spec.channels.count - 1] + featureCount] + header.hidden

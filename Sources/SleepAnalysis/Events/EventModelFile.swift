@@ -19,6 +19,9 @@ struct EventModelHeader: Decodable {
         var frameGroup: Int
         /// Output channels of each convolution.
         var channels: [Int]
+        /// Whether the convolutions run over band and time (3 x 3 kernels from one input channel) rather than over
+        /// time with the bands as input channels (absent: over time).
+        var bandTime: Bool?
     }
 
     var classes: [String]

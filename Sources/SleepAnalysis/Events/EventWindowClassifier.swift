@@ -96,6 +96,7 @@ final class EventWindowClassifier {
             shape.band_group = Int32(convolution.bandGroup)
             shape.frame_group = Int32(convolution.frameGroup)
             shape.log_floor = model.logFloor
+            shape.band_time = convolution.bandTime ? 1 : 0
             shape.conv_count = Int32(convolution.channels.count)
             withUnsafeMutableBytes(of: &shape.conv_channels) { raw in
                 channels.withUnsafeBytes { raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(raw.count))) }
