@@ -297,10 +297,41 @@ static void sa_conv3_relu(const float *restrict in, int steps, int in_channels, 
     }
 }
 
+/* One block of the 3 x 3 convolution: `vectors` x 8 output channels from o0 on, for SA_CONV_STEPS neighbouring
+ * bands from b0 on, their sums in registers (each broadcast input value feeds every vector). */
+static inline __attribute__((always_inline)) void sa_conv3x3_block(
+    const float *restrict padded, size_t row, size_t width, int in_channels, const float *restrict w, size_t stride,
+    const float *restrict bias, int t, int b0, int count, int o0, int vectors, int bands, float *restrict out) {
+    sa_float8 acc[SA_CONV_STEPS][2];
+    for (int j = 0; j < SA_CONV_STEPS; j++) {
+        for (int v = 0; v < vectors; v++) memcpy(&acc[j][v], bias + o0 + 8 * v, sizeof(acc[j][v]));
+    }
+    for (int kt = 0; kt < 3; kt++) {
+        for (int kb = 0; kb < 3; kb++) {
+            /* Padded row t + kt, column b0 + kb hold input step t + kt - 1, band b0 + kb - 1. */
+            const float *restrict x = padded + (size_t)(t + kt) * row + (size_t)(b0 + kb) * width;
+            const float *restrict wk = w + (size_t)(kt * 3 + kb) * width * stride + (size_t)o0;
+            for (int i = 0; i < in_channels; i++) {
+                sa_float8 wi[2];
+                for (int v = 0; v < vectors; v++) memcpy(&wi[v], wk + (size_t)i * stride + 8 * (size_t)v, sizeof(wi[v]));
+                for (int j = 0; j < SA_CONV_STEPS; j++) {
+                    const float xi = x[(size_t)j * width + (size_t)i];
+                    for (int v = 0; v < vectors; v++) acc[j][v] += xi * wi[v];
+                }
+            }
+        }
+    }
+    for (int j = 0; j < count; j++) {
+        float *restrict y = out + ((size_t)t * (size_t)bands + (size_t)(b0 + j)) * stride + (size_t)o0;
+        for (int v = 0; v < vectors; v++) memcpy(y + 8 * v, &acc[j][v], sizeof(acc[j][v]));
+        for (int o = 0; o < 8 * vectors; o++) y[o] = y[o] > 0.0f ? y[o] : 0.0f;
+    }
+}
+
 /* Over band and time: out[t][b][o] = relu(bias[o] + sum_{kt, kb, i} w[kt * 3 + kb][i][o] * in[t + kt - 1][b + kb - 1][i]),
  * zero padding on every side; activations are time-major, then band, then channel. `padded` is scratch of
- * (steps + 2) x (bands + 2 + SA_CONV_STEPS) x in_channels floats. Output channels go 8 at a time for
- * SA_CONV_STEPS neighbouring bands, their sums in registers; a remainder below 8 takes the scalar path. */
+ * (steps + 2) x (bands + 2 + SA_CONV_STEPS) x in_channels floats. Output channels go 16 (then 8) at a time for
+ * SA_CONV_STEPS neighbouring bands; a remainder below 8 takes the scalar path. */
 SA_VECTOR_CLONES
 static void sa_conv3x3_relu(const float *restrict in, int steps, int bands, int in_channels, const float *restrict w,
                             const float *restrict bias, int out_channels, float *restrict padded,
@@ -308,6 +339,7 @@ static void sa_conv3x3_relu(const float *restrict in, int steps, int bands, int 
     const size_t stride = (size_t)out_channels;
     const size_t width = (size_t)in_channels;
     const size_t row = (size_t)(bands + 2 + SA_CONV_STEPS) * width;
+    const int wide = out_channels - out_channels % 16;
     const int blocked = out_channels - out_channels % 8;
     memset(padded, 0, sizeof(float) * row * (size_t)(steps + 2));
     for (int t = 0; t < steps; t++) {
@@ -317,26 +349,11 @@ static void sa_conv3x3_relu(const float *restrict in, int steps, int bands, int 
     for (int t = 0; t < steps; t++) {
         for (int b0 = 0; b0 < bands; b0 += SA_CONV_STEPS) {
             const int count = bands - b0 < SA_CONV_STEPS ? bands - b0 : SA_CONV_STEPS;
-            for (int o0 = 0; o0 < blocked; o0 += 8) {
-                sa_float8 acc[SA_CONV_STEPS];
-                for (int j = 0; j < SA_CONV_STEPS; j++) memcpy(&acc[j], bias + o0, sizeof(acc[j]));
-                for (int kt = 0; kt < 3; kt++) {
-                    for (int kb = 0; kb < 3; kb++) {
-                        /* Padded row t + kt, column b0 + kb hold input step t + kt - 1, band b0 + kb - 1. */
-                        const float *restrict x = padded + (size_t)(t + kt) * row + (size_t)(b0 + kb) * width;
-                        const float *restrict wk = w + (size_t)(kt * 3 + kb) * width * stride + (size_t)o0;
-                        for (int i = 0; i < in_channels; i++) {
-                            sa_float8 wi;
-                            memcpy(&wi, wk + (size_t)i * stride, sizeof(wi));
-                            for (int j = 0; j < SA_CONV_STEPS; j++) acc[j] += x[(size_t)j * width + (size_t)i] * wi;
-                        }
-                    }
-                }
-                for (int j = 0; j < count; j++) {
-                    float *restrict y = out + ((size_t)t * (size_t)bands + (size_t)(b0 + j)) * stride + (size_t)o0;
-                    memcpy(y, &acc[j], sizeof(acc[j]));
-                    for (int o = 0; o < 8; o++) y[o] = y[o] > 0.0f ? y[o] : 0.0f;
-                }
+            for (int o0 = 0; o0 < wide; o0 += 16) {
+                sa_conv3x3_block(padded, row, width, in_channels, w, stride, bias, t, b0, count, o0, 2, bands, out);
+            }
+            if (blocked > wide) {
+                sa_conv3x3_block(padded, row, width, in_channels, w, stride, bias, t, b0, count, wide, 1, bands, out);
             }
             for (int j = 0; j < count; j++) {
                 float *restrict y = out + ((size_t)t * (size_t)bands + (size_t)(b0 + j)) * stride;

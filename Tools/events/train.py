@@ -252,6 +252,8 @@ def main():
                     help="diagnostic upper bound, NOT a held-out figure: each fold also trains on its held-out clean "
                          "clips with the teacher's probabilities alone (labels unused), as a transfer set of the "
                          "very audio scored would")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="base seed of the networks (fold k's model is seeded with seed + k, the final one with seed)")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
@@ -303,7 +305,7 @@ def main():
                 tr |= held
                 y_fit = np.where(held, teacher_targets.UNLABELLED, y)
                 options.unlabelled = set(np.unique(clip[held]).tolist())
-            model = fit_model(X[tr], P[tr] if P is not None else None, y_fit[tr], f, options, tr)
+            model = fit_model(X[tr], P[tr] if P is not None else None, y_fit[tr], args.seed + f, options, tr)
             if args.fold_models:
                 os.makedirs(args.fold_models, exist_ok=True)
                 keep = fold != f
@@ -356,7 +358,7 @@ def main():
                 json.dump(figures, fh, indent=1, sort_keys=True)
     if args.out:
         tr = y >= 0
-        model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], 0, options, tr)
+        model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], args.seed, options, tr)
         export(args.out, model, X, M, y, clip, kind, rows, options, args.threshold)
         print(f"wrote {args.out}", file=sys.stderr)
 

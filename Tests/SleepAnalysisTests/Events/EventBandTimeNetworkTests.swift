@@ -5,11 +5,12 @@ import XCTest
 /// The event network with convolutions over band and time (`sa_event_net` with `band_time = 1`), checked against a
 /// direct computation of the same network written here loop by loop.
 final class EventBandTimeNetworkTests: XCTestCase {
-    /// Sizes of the network under test: 16 reduced bands x 25 steps; channel counts 8 (the vector path) and 12
-    /// (vector path plus the scalar remainder); two output classes after one dense layer.
+    /// Sizes of the network under test: 16 reduced bands x 25 steps; channel counts 8 (one 8-channel block) and 28
+    /// (a 16-channel block, an 8-channel block and a scalar remainder of 4); four output classes after one dense
+    /// layer.
     private let bands = 16
     private let steps = 25
-    private let channels = [8, 12]
+    private let channels = [8, 28]
     private let stats = 3
     private let classes = 4
 
