@@ -1,7 +1,7 @@
 """The event network: a small 1-D convolutional network over a window's reduced log-mel spectrogram, joined with
 the pooled window statistics, then dense layers and a softmax over `eventdata.CLASSES`.
 
-`EventNet2D` is the variant whose convolutions run over band and time (3 x 3 kernels on the patch as one channel).
+With `band_time`, the convolutions run over band and time instead (3 x 3 kernels on the patch as one channel).
 The C engine (`Sources/CSleepDSP/event_net.c`) runs exactly these: `patch` below is `sa_event_net_patch`, the
 convolutions have their batch normalisation folded in at export (`export_tensors`), and the reference pair in the
 model file checks that both give the same output."""
@@ -29,14 +29,23 @@ def patch(M):
 
 
 class EventNet(nn.Module):
-    def __init__(self, stats, channels=(48, 64, 64), hidden=(128, 64), bands=64 // BAND_GROUP, dropout=0.3):
+    """Convolutions over the patch, then each channel's mean and maximum over all positions joined with the
+    statistics, dense layers and the output layer. Over time (`band_time` False): the patch's bands are the first
+    convolution's input channels, kernel 3, max-pooling by 2 along time. Over band and time (`band_time` True,
+    `sa_event_net` with band_time = 1): the patch is one input channel, 3 x 3 kernels, max-pooling by 2 x 2, so that
+    a sound moved up or down the mel axis meets the same filters."""
+
+    def __init__(self, stats, channels=(48, 64, 64), hidden=(128, 64), bands=64 // BAND_GROUP, dropout=0.3,
+                 band_time=False):
         super().__init__()
+        self.band_time = band_time
+        convolution, norm = (nn.Conv2d, nn.BatchNorm2d) if band_time else (nn.Conv1d, nn.BatchNorm1d)
         self.convs = nn.ModuleList()
         self.norms = nn.ModuleList()
-        previous = bands
+        previous = 1 if band_time else bands
         for c in channels:
-            self.convs.append(nn.Conv1d(previous, c, 3, padding=1))
-            self.norms.append(nn.BatchNorm1d(c))
+            self.convs.append(convolution(previous, c, 3, padding=1))
+            self.norms.append(norm(c))
             previous = c
         widths = [2 * previous + stats] + list(hidden)
         self.dense = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths[:-1], widths[1:]))
@@ -48,46 +57,14 @@ class EventNet(nn.Module):
 
     def hidden(self, P, X):
         """The last hidden layer (what the output layer classifies)."""
-        h = P
+        h = P.unsqueeze(1) if self.band_time else P
+        pool = F.max_pool2d if self.band_time else F.max_pool1d
         for i, (conv, norm) in enumerate(zip(self.convs, self.norms)):
             h = F.relu(norm(conv(h)))
             if i + 1 < len(self.convs):
-                h = F.max_pool1d(h, 2)
-        z = torch.cat([h.mean(dim=2), h.amax(dim=2), X], dim=1)
-        for layer in self.dense:
-            z = F.dropout(F.relu(layer(z)), self.dropout, self.training)
-        return z
-
-
-class EventNet2D(nn.Module):
-    """2-D convolutions over (band, time) of the patch (one input channel; `sa_event_net` with band_time = 1), so that a sound moved up or down the
-    mel axis excites the same filters; each channel's mean and maximum over the whole patch, joined with the
-    statistics, enter the same dense layers. Max-pooling by 2 in both axes between convolutions."""
-
-    def __init__(self, stats, channels=(8, 16, 32), hidden=(128, 64), dropout=0.3):
-        super().__init__()
-        self.convs = nn.ModuleList()
-        self.norms = nn.ModuleList()
-        previous = 1
-        for c in channels:
-            self.convs.append(nn.Conv2d(previous, c, 3, padding=1))
-            self.norms.append(nn.BatchNorm2d(c))
-            previous = c
-        widths = [2 * previous + stats] + list(hidden)
-        self.dense = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths[:-1], widths[1:]))
-        self.out = nn.Linear(widths[-1], C)
-        self.dropout = dropout
-
-    def forward(self, P, X):
-        return self.out(self.hidden(P, X))
-
-    def hidden(self, P, X):
-        h = P.unsqueeze(1)
-        for i, (conv, norm) in enumerate(zip(self.convs, self.norms)):
-            h = F.relu(norm(conv(h)))
-            if i + 1 < len(self.convs):
-                h = F.max_pool2d(h, 2)
-        z = torch.cat([h.mean(dim=(2, 3)), h.amax(dim=(2, 3)), X], dim=1)
+                h = pool(h, 2)
+        positions = tuple(range(2, h.dim()))
+        z = torch.cat([h.mean(dim=positions), h.amax(dim=positions), X], dim=1)
         for layer in self.dense:
             z = F.dropout(F.relu(layer(z)), self.dropout, self.training)
         return z
@@ -140,7 +117,7 @@ def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidde
         Ps = np.stack([Ps] + [std.p(Pv) for _, Pv in variants])
     counts = np.bincount(y[y >= 0], minlength=C).astype(float)
     w = (counts.sum() / np.maximum(counts, 1) / C) ** weight_power
-    net = EventNet2D(X.shape[1], channels, hidden) if two_d else EventNet(X.shape[1], channels, hidden, P.shape[1])
+    net = EventNet(X.shape[1], channels, hidden, P.shape[1], band_time=two_d)
     head = teacher.hint_head(hidden[-1]) if teacher is not None else None
     params = list(net.parameters()) + (list(head.parameters()) if head is not None else [])
     opt = torch.optim.AdamW(params, lr=lr, weight_decay=1e-3)
@@ -199,7 +176,7 @@ def predict(model, X, P, batch=4096):
 
 def export_tensors(net):
     """The network's tensors as the model file stores them: each convolution with its batch normalisation folded
-    in (out x in x 3 weights, or out x in x 3 (band) x 3 (time) for `EventNet2D`; biases), then the dense layers (out x in weights, biases; the last is the output)."""
+    in (out x in x 3 weights, or out x in x 3 (band) x 3 (time) over band and time; biases), then the dense layers (out x in weights, biases; the last is the output)."""
     tensors = []
     for i, (conv, norm) in enumerate(zip(net.convs, net.norms)):
         scale = (norm.weight / torch.sqrt(norm.running_var + norm.eps)).detach().numpy()

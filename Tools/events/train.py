@@ -33,7 +33,7 @@ class Options:
                  mixup=0.0, members=1, equalised_members=0, two_d=False):
         self.network, self.hidden, self.channels = network, tuple(hidden), tuple(channels)
         self.epochs, self.weight_power, self.mixup, self.members = epochs, weight_power, mixup, members
-        self.two_d = two_d  # convolutions over band and time (eventnet.EventNet2D)
+        self.two_d = two_d  # convolutions over band and time (eventnet.EventNet with band_time)
         self.equalised_members = equalised_members  # the last this many members train on the equalised copies
         self.variants = []  # equalised versions (X, P) of every window, aligned with the dataset (--eq-copies)
         self.teacher = None  # (embeddings by clip file, soft weight, hint weight): distillation (--teacher)
@@ -235,7 +235,7 @@ def main():
     ap.add_argument("--band-group", type=int, default=eventnet.BAND_GROUP,
                     help="adjacent mel bands averaged into one network input band (conv network)")
     ap.add_argument("--conv2d", action="store_true",
-                    help="convolutions over band and time (3 x 3 kernels; eventnet.EventNet2D) instead of over time")
+                    help="convolutions over band and time (3 x 3 kernels; eventnet.EventNet band_time) instead of over time")
     ap.add_argument("--eq-copies", type=int, default=0,
                     help="randomly equalised copies of every window (spectral_tilt.py; conv network)")
     ap.add_argument("--eq-tilt-db", type=float, default=8.0, help="equalisation: largest tilt across the band (dB)")
