@@ -16,7 +16,6 @@ struct sa_event_net {
     int steps;                                 /* window_frames / frame_group */
     int in_channels[SA_EVENT_NET_MAX_CONVS];
     int steps_of[SA_EVENT_NET_MAX_CONVS];      /* time steps entering each convolution */
-    int bands_of[SA_EVENT_NET_MAX_CONVS];      /* bands entering each convolution (band_time; else 1) */
     float *conv_w[SA_EVENT_NET_MAX_CONVS];     /* taps x in x out: the output channel varies fastest */
     float *conv_b[SA_EVENT_NET_MAX_CONVS];
     float *patch_mean;
@@ -113,7 +112,6 @@ sa_status sa_event_net_init(sa_event_net **out, const sa_event_net_shape *shape,
         int out_channels = shape->conv_channels[l];
         net->in_channels[l] = channels;
         net->steps_of[l] = steps;
-        net->bands_of[l] = bands;
         size_t count = (size_t)sa_taps(shape) * (size_t)channels * (size_t)out_channels;
         net->conv_w[l] = malloc(sizeof(float) * count);
         net->conv_b[l] = malloc(sizeof(float) * (size_t)out_channels);
