@@ -311,7 +311,9 @@ static inline __attribute__((always_inline)) void sa_conv3x3_block(
             const float *restrict wk = w + (size_t)(kt * 3 + kb) * width * stride + (size_t)o0;
             for (int i = 0; i < in_channels; i++) {
                 sa_float8 wi[2];
-                for (int v = 0; v < vectors; v++) memcpy(&wi[v], wk + (size_t)i * stride + 8 * (size_t)v, sizeof(wi[v]));
+                for (int v = 0; v < vectors; v++) {
+                    memcpy(&wi[v], wk + (size_t)i * stride + 8 * (size_t)v, sizeof(wi[v]));
+                }
                 for (int j = 0; j < SA_CONV_STEPS; j++) {
                     const float xi = x[(size_t)j * width + (size_t)i];
                     for (int v = 0; v < vectors; v++) acc[j][v] += xi * wi[v];
@@ -326,7 +328,8 @@ static inline __attribute__((always_inline)) void sa_conv3x3_block(
     }
 }
 
-/* Over band and time: out[t][b][o] = relu(bias[o] + sum_{kt, kb, i} w[kt * 3 + kb][i][o] * in[t + kt - 1][b + kb - 1][i]),
+/* Over band and time:
+ * out[t][b][o] = relu(bias[o] + sum_{kt, kb, i} w[kt * 3 + kb][i][o] * in[t + kt - 1][b + kb - 1][i]),
  * zero padding on every side; activations are time-major, then band, then channel. `padded` is scratch of
  * (steps + 2) x (bands + 2 + SA_CONV_STEPS) x in_channels floats. Output channels go 16 (then 8) at a time for
  * SA_CONV_STEPS neighbouring bands; a remainder below 8 takes the scalar path. */
@@ -384,7 +387,8 @@ static void sa_max_pool(const float *restrict in, int steps, int bands, int chan
             for (size_t c = 0; c < c_count; c++) z[c] = a[c];
             for (int dt = 0; dt < 2; dt++) {
                 for (int db = 0; db < band_step; db++) {
-                    const float *v = in + ((size_t)(2 * t + dt) * (size_t)bands + (size_t)(band_step * b + db)) * c_count;
+                    const size_t position = (size_t)(2 * t + dt) * (size_t)bands + (size_t)(band_step * b + db);
+                    const float *v = in + position * c_count;
                     for (size_t c = 0; c < c_count; c++) z[c] = v[c] > z[c] ? v[c] : z[c];
                 }
             }

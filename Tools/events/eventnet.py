@@ -176,7 +176,8 @@ def predict(model, X, P, batch=4096):
 
 def export_tensors(net):
     """The network's tensors as the model file stores them: each convolution with its batch normalisation folded
-    in (out x in x 3 weights, or out x in x 3 (band) x 3 (time) over band and time; biases), then the dense layers (out x in weights, biases; the last is the output)."""
+    in (out x in x 3 weights, or out x in x 3 (band) x 3 (time) over band and time; biases), then the dense layers
+    (out x in weights, biases; the last is the output)."""
     tensors = []
     for i, (conv, norm) in enumerate(zip(net.convs, net.norms)):
         scale = (norm.weight / torch.sqrt(norm.running_var + norm.eps)).detach().numpy()

@@ -235,7 +235,8 @@ def main():
     ap.add_argument("--band-group", type=int, default=eventnet.BAND_GROUP,
                     help="adjacent mel bands averaged into one network input band (conv network)")
     ap.add_argument("--conv2d", action="store_true",
-                    help="convolutions over band and time (3 x 3 kernels; eventnet.EventNet band_time) instead of over time")
+                    help="convolutions over band and time (3 x 3 kernels; eventnet.EventNet band_time) "
+                         "instead of over time")
     ap.add_argument("--eq-copies", type=int, default=0,
                     help="randomly equalised copies of every window (spectral_tilt.py; conv network)")
     ap.add_argument("--eq-tilt-db", type=float, default=8.0, help="equalisation: largest tilt across the band (dB)")

@@ -25,8 +25,6 @@ public final class EventClassifierModel: Sendable {
         /// Whether the convolutions run over band and time (3 x 3 kernels, the patch as one input channel) rather
         /// than over time (kernel 3, the patch's bands as input channels).
         let bandTime: Bool
-        /// Kernel taps per input channel of each convolution.
-        var taps: Int { bandTime ? 9 : 3 }
         /// Per input band standardisation of the patch.
         let patchMean: [Float]
         let patchStd: [Float]
@@ -37,8 +35,8 @@ public final class EventClassifierModel: Sendable {
 
     /// The weights of one network of the ensemble.
     struct Member: Sendable {
-        /// Weights (output x input x taps: 3 along time, or 3 along band x 3 along time) and biases per convolution, batch normalisation folded in (empty for a
-        /// version-1 model).
+        /// Weights (output x input x 3 along time, or output x input x 3 along band x 3 along time) and biases per
+        /// convolution, batch normalisation folded in (empty for a version-1 model).
         let convolutionWeights: [[Float]]
         let convolutionBiases: [[Float]]
         /// Dense weights (rows = output units) and biases per layer.

@@ -40,7 +40,8 @@ final class EventBandTimeNetworkTests: XCTestCase {
                                 let tt = t + kt - 1
                                 let bb = b + kb - 1
                                 guard tt >= 0, tt < steps, bb >= 0, bb < bands else { continue }
-                                sum += weights[((o * inputs + i) * 3 + kb) * 3 + kt] * input[(tt * bands + bb) * inputs + i]
+                                let weight = weights[((o * inputs + i) * 3 + kb) * 3 + kt]
+                                sum += weight * input[(tt * bands + bb) * inputs + i]
                             }
                         }
                     }
@@ -60,7 +61,8 @@ final class EventBandTimeNetworkTests: XCTestCase {
                     for dt in 0..<2 {
                         for db in 0..<2 {
                             let v = input[((2 * t + dt) * bands + 2 * b + db) * channels + c]
-                            out[(t * (bands / 2) + b) * channels + c] = max(out[(t * (bands / 2) + b) * channels + c], v)
+                            let index = (t * (bands / 2) + b) * channels + c
+                            out[index] = max(out[index], v)
                         }
                     }
                 }
@@ -73,7 +75,8 @@ final class EventBandTimeNetworkTests: XCTestCase {
         let input = values(steps * bands, seed: 1, scale: 2)
         let statistics = values(stats, seed: 2, scale: 1)
         let convWeights = [
-            values(channels[0] * 1 * 9, seed: 3, scale: 0.6), values(channels[1] * channels[0] * 9, seed: 4, scale: 0.3),
+            values(channels[0] * 1 * 9, seed: 3, scale: 0.6),
+            values(channels[1] * channels[0] * 9, seed: 4, scale: 0.3),
         ]
         let convBiases = [values(channels[0], seed: 5, scale: 0.2), values(channels[1], seed: 6, scale: 0.2)]
         let summaryWidth = 2 * channels[1] + stats
@@ -97,7 +100,8 @@ final class EventBandTimeNetworkTests: XCTestCase {
         }
         summary += (0..<stats).map { (statistics[$0] - statMean[$0]) / statStd[$0] }
         let logits = (0..<classes).map { k in
-            denseBias[k] + (0..<summaryWidth).reduce(Float(0)) { $0 + denseWeights[k * summaryWidth + $1] * summary[$1] }
+            denseBias[k]
+                + (0..<summaryWidth).reduce(Float(0)) { $0 + denseWeights[k * summaryWidth + $1] * summary[$1] }
         }
         let top = logits.max()!
         let exps = logits.map { expf($0 - top) }
