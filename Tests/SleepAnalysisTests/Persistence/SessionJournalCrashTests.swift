@@ -52,7 +52,9 @@ final class SessionJournalCrashTests: XCTestCase {
             "--max-seconds", "20",
         ]
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let errorLog = url.deletingLastPathComponent().appendingPathComponent("writer-stderr.txt")
+        XCTAssertTrue(FileManager.default.createFile(atPath: errorLog.path, contents: nil))
+        process.standardError = try FileHandle(forWritingTo: errorLog)
         try process.run()
         defer {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -70,7 +72,10 @@ final class SessionJournalCrashTests: XCTestCase {
             }
             usleep(2_000)
         }
-        XCTAssertTrue(process.isRunning, "the writer stopped before it was killed")
+        if !process.isRunning {
+            let said = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
+            XCTFail("the writer stopped before it was killed: \(said)")
+        }
         XCTAssertEqual(kill(process.processIdentifier, SIGKILL), 0)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .uncaughtSignal)

@@ -19,6 +19,31 @@ final class SessionJournalTests: XCTestCase {
         return (try SessionJournal(databaseURL: url), url)
     }
 
+    func test_connections_opening_a_new_journal_at_once_all_succeed_and_share_it() throws {
+        // Given several connections (as several processes would) opening the same new file together
+        let directory = try makeTemporaryDirectory(self)
+        let outcomes = ConcurrentOutcomes()
+        for round in 0..<40 {
+            let url = directory.appendingPathComponent("journal-\(round).sqlite")
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do {
+                    let journal = try SessionJournal(databaseURL: url)
+                    outcomes.record(.success(journal))
+                } catch {
+                    outcomes.record(.failure(error))
+                }
+            }
+        }
+        // Then none is refused ("database is locked" while another switches the file to WAL), and what one
+        // connection writes, another reads: no file was replaced under an open connection
+        XCTAssertEqual(outcomes.failures, [])
+        let journals = outcomes.journals
+        XCTAssertEqual(journals.count, 240)
+        let session = makeSession()
+        try journals[0].beginSession(session)
+        XCTAssertEqual(try journals[5].activeSessions().map(\.sessionId), [session.sessionId])
+    }
+
     func test_journal_roundTrips_session_records_and_checkpoint_across_reopen() throws {
         // Given a session with events, breathing rates and a checkpoint
         let (journal, url) = try makeJournal()
@@ -248,5 +273,34 @@ final class SessionJournalTests: XCTestCase {
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
                 .filter { $0.contains("damaged") }, [])
+    }
+}
+
+/// What concurrently opening connections produced, collected under a lock.
+private final class ConcurrentOutcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<SessionJournal, any Error>] = []
+
+    func record(_ result: Result<SessionJournal, any Error>) {
+        lock.lock()
+        defer { lock.unlock() }
+        results.append(result)
+    }
+
+    /// The descriptions of the errors, in arrival order.
+    var failures: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return results.compactMap { result in
+            if case .failure(let error) = result { return "\(error)" }
+            return nil
+        }
+    }
+
+    /// The journals opened, in arrival order.
+    var journals: [SessionJournal] {
+        lock.lock()
+        defer { lock.unlock() }
+        return results.compactMap { try? $0.get() }
     }
 }

@@ -38,12 +38,15 @@ final class SQLiteDatabase: @unchecked Sendable {
                 "cannot create the directory of \(url.path): \(error.localizedDescription)")
         }
         // Sleep data is personal: a new database is readable by its owner only. SQLite gives its -wal and
-        // -shm files the database file's mode, so creating the empty file first is enough.
-        if !FileManager.default.fileExists(atPath: url.path),
-            !FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        {
-            throw SleepCycleSdkError.storageFailure("cannot create \(url.path)")
+        // -shm files the database file's mode, so creating the empty file first is enough. `open` with
+        // O_CREAT and without O_TRUNC never replaces a file another process created and opened a moment ago
+        // (FileManager.createFile writes a temporary file and renames it over whatever is there).
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw SleepCycleSdkError.storageFailure("cannot create \(url.path): \(reason)")
         }
+        close(descriptor)
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(url.path, &handle, flags, nil)
@@ -55,11 +58,7 @@ final class SQLiteDatabase: @unchecked Sendable {
         connection = SQLiteConnection(handle: handle, path: url.path)
         do {
             try connection.check(sqlite3_busy_timeout(handle, busyTimeoutMilliseconds), "setting the busy timeout")
-            let mode = try connection.query("PRAGMA journal_mode=WAL").first.map { try $0.text(0) }
-            guard mode?.lowercased() == "wal" else {
-                throw Self.storageError(
-                    code: SQLITE_ERROR, message: "journal mode is \(mode ?? "unknown")", context: "enabling WAL")
-            }
+            try Self.enableWriteAheadLogging(connection, handle: handle, patience: busyTimeoutMilliseconds)
             try connection.execute("PRAGMA synchronous=NORMAL")
             try connection.execute("PRAGMA foreign_keys=ON")
         } catch {
@@ -70,6 +69,29 @@ final class SQLiteDatabase: @unchecked Sendable {
 
     deinit {
         connection.close()
+    }
+
+    /// Switches the file to write-ahead logging. SQLite answers "database is locked" at once, without
+    /// calling the busy handler, when another connection is creating or switching the same new file, so
+    /// two processes opening a fresh database together would otherwise fail; this retries for `patience`.
+    private static func enableWriteAheadLogging(
+        _ connection: SQLiteConnection, handle: OpaquePointer, patience milliseconds: Int32
+    ) throws {
+        let deadline = Date().addingTimeInterval(Double(milliseconds) / 1_000)
+        while true {
+            do {
+                let mode = try connection.query("PRAGMA journal_mode=WAL").first.map { try $0.text(0) }
+                guard mode?.lowercased() == "wal" else {
+                    throw storageError(
+                        code: SQLITE_ERROR, message: "journal mode is \(mode ?? "unknown")", context: "enabling WAL")
+                }
+                return
+            } catch {
+                let code = sqlite3_errcode(handle) & 0xff
+                guard code == SQLITE_BUSY || code == SQLITE_LOCKED, Date() < deadline else { throw error }
+                usleep(2_000)
+            }
+        }
     }
 
     /// Runs `body` inside one read transaction (`BEGIN DEFERRED`): every query sees the same snapshot, even

@@ -22,41 +22,49 @@ struct SQLiteMigrator: Sendable {
     /// - Throws: `SleepCycleSdkError.storageFailure` when a script fails, or the file belongs to a newer
     ///   version or another schema.
     func migrate(_ database: SQLiteDatabase) throws {
-        let current = try database.write { connection -> Int64 in
-            try connection.execute(
-                """
-                CREATE TABLE IF NOT EXISTS schema_version (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    name TEXT NOT NULL,
-                    version INTEGER NOT NULL
-                )
-                """)
-            guard let row = try connection.query("SELECT name, version FROM schema_version WHERE id = 1").first
-            else {
-                try connection.execute(
-                    "INSERT INTO schema_version (id, name, version) VALUES (1, ?, 0)", [.text(schemaName)])
-                return 0
-            }
-            let name = try row.text(0)
-            guard name == schemaName else {
-                throw SQLiteDatabase.storageError(
-                    code: SQLITE_ERROR, message: "the file holds a '\(name)' schema, not '\(schemaName)'",
-                    context: "opening \(database.url.path)")
-            }
-            return try row.int64(1)
-        }
+        // Each step reads the version and applies the next migration in the same write transaction, so two
+        // processes opening a file together never both apply one migration.
+        while try database.write({ try applyNextMigration($0, database: database) }) {}
+    }
+
+    /// Applies the migration after the database's current version, if any.
+    ///
+    /// - Returns: True when a migration ran (another may follow), false when the schema is up to date.
+    private func applyNextMigration(_ connection: SQLiteConnection, database: SQLiteDatabase) throws -> Bool {
+        let current = try currentVersion(connection, database: database)
         guard current <= latestVersion else {
             throw SQLiteDatabase.storageError(
                 code: SQLITE_ERROR,
                 message: "schema version \(current) is newer than this library's \(latestVersion)",
                 context: "opening \(database.url.path)")
         }
-        for version in Int(current)..<migrations.count {
-            try database.write { connection in
-                try connection.executeScript(migrations[version])
-                try connection.execute(
-                    "UPDATE schema_version SET version = ? WHERE id = 1", [.integer(Int64(version + 1))])
-            }
+        guard current < latestVersion else { return false }
+        try connection.executeScript(migrations[Int(current)])
+        try connection.execute("UPDATE schema_version SET version = ? WHERE id = 1", [.integer(current + 1)])
+        return true
+    }
+
+    /// The schema version recorded in the file (creating the record at version 0 in a new file).
+    private func currentVersion(_ connection: SQLiteConnection, database: SQLiteDatabase) throws -> Int64 {
+        try connection.execute(
+            """
+            CREATE TABLE IF NOT EXISTS schema_version (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                name TEXT NOT NULL,
+                version INTEGER NOT NULL
+            )
+            """)
+        guard let row = try connection.query("SELECT name, version FROM schema_version WHERE id = 1").first else {
+            try connection.execute(
+                "INSERT INTO schema_version (id, name, version) VALUES (1, ?, 0)", [.text(schemaName)])
+            return 0
         }
+        let name = try row.text(0)
+        guard name == schemaName else {
+            throw SQLiteDatabase.storageError(
+                code: SQLITE_ERROR, message: "the file holds a '\(name)' schema, not '\(schemaName)'",
+                context: "opening \(database.url.path)")
+        }
+        return try row.int64(1)
     }
 }
