@@ -9,6 +9,10 @@
 /* Time steps computed together by the convolution: each weight load serves this many steps, and their
  * 2 x SA_CONV_STEPS accumulators keep the multiply-add units busy (two accumulators alone wait on latency). */
 #define SA_CONV_STEPS 4
+/* Bands computed together by a 3 x 3 convolution block: 4 with 16 output channels (8 accumulators), 8 with 8
+ * output channels, so that a layer with 8 channels (the first, from one input channel) also keeps 8 sums in
+ * flight instead of waiting on the latency of 4. */
+#define SA_CONV3X3_BANDS_MAX 8
 
 struct sa_event_net {
     sa_event_net_shape shape;
@@ -123,9 +127,9 @@ sa_status sa_event_net_init(sa_event_net **out, const sa_event_net_shape *shape,
         size_t activations = (size_t)steps * (size_t)bands * (size_t)out_channels;
         if (activations > widest) widest = activations;
         /* Over time: steps + 2 padded rows and SA_CONV_STEPS spare ones. Over band and time: steps + 2 rows of
-         * bands + 2 padded columns and SA_CONV_STEPS spare ones. */
+         * bands + 2 padded columns and SA_CONV3X3_BANDS_MAX spare ones. */
         size_t padded_input = shape->band_time
-                                  ? (size_t)(steps + 2) * (size_t)(bands + 2 + SA_CONV_STEPS) * (size_t)channels
+                                  ? (size_t)(steps + 2) * (size_t)(bands + 2 + SA_CONV3X3_BANDS_MAX) * (size_t)channels
                                   : (size_t)(steps + 2 + SA_CONV_STEPS) * (size_t)channels;
         if (padded_input > padded_size) padded_size = padded_input;
         channels = out_channels;
@@ -295,29 +299,32 @@ static void sa_conv3_relu(const float *restrict in, int steps, int in_channels, 
     }
 }
 
-/* One block of the 3 x 3 convolution: `vectors` x 8 output channels from o0 on, for SA_CONV_STEPS neighbouring
- * bands from b0 on, their sums in registers (each broadcast input value feeds every vector). */
+/* One block of the 3 x 3 convolution: `vectors` x 8 output channels from o0 on, for `lanes` neighbouring bands
+ * from b0 on (both compile-time constants at every call), their sums in registers (each broadcast input value
+ * feeds every vector). */
 static inline __attribute__((always_inline)) void sa_conv3x3_block(
     const float *restrict padded, size_t row, size_t width, int in_channels, const float *restrict w, size_t stride,
-    const float *restrict bias, int t, int b0, int count, int o0, int vectors, int bands, float *restrict out) {
-    sa_float8 acc[SA_CONV_STEPS][2];
-    for (int j = 0; j < SA_CONV_STEPS; j++) {
+    const float *restrict bias, int t, int b0, int count, int o0, int vectors, int lanes, int bands,
+    float *restrict out) {
+    sa_float8 acc[SA_CONV3X3_BANDS_MAX][2];
+    for (int j = 0; j < lanes; j++) {
         for (int v = 0; v < vectors; v++) memcpy(&acc[j][v], bias + o0 + 8 * v, sizeof(acc[j][v]));
     }
+    /* For one time tap kt, the three band taps and the input channels are one run: padded row t + kt holds,
+     * from column b0 + j on, bands b0 + j - 1 .. b0 + j + 1 (input step t + kt - 1) channel by channel, and the
+     * weights of taps kt * 3 + 0..2 follow each other in the same order. */
+    const int run = 3 * in_channels;
     for (int kt = 0; kt < 3; kt++) {
-        for (int kb = 0; kb < 3; kb++) {
-            /* Padded row t + kt, column b0 + kb hold input step t + kt - 1, band b0 + kb - 1. */
-            const float *restrict x = padded + (size_t)(t + kt) * row + (size_t)(b0 + kb) * width;
-            const float *restrict wk = w + (size_t)(kt * 3 + kb) * width * stride + (size_t)o0;
-            for (int i = 0; i < in_channels; i++) {
-                sa_float8 wi[2];
-                for (int v = 0; v < vectors; v++) {
-                    memcpy(&wi[v], wk + (size_t)i * stride + 8 * (size_t)v, sizeof(wi[v]));
-                }
-                for (int j = 0; j < SA_CONV_STEPS; j++) {
-                    const float xi = x[(size_t)j * width + (size_t)i];
-                    for (int v = 0; v < vectors; v++) acc[j][v] += xi * wi[v];
-                }
+        const float *restrict x = padded + (size_t)(t + kt) * row + (size_t)b0 * width;
+        const float *restrict wk = w + (size_t)(kt * 3) * width * stride + (size_t)o0;
+        for (int i = 0; i < run; i++) {
+            sa_float8 wi[2];
+            for (int v = 0; v < vectors; v++) {
+                memcpy(&wi[v], wk + (size_t)i * stride + 8 * (size_t)v, sizeof(wi[v]));
+            }
+            for (int j = 0; j < lanes; j++) {
+                const float xi = x[(size_t)j * width + (size_t)i];
+                for (int v = 0; v < vectors; v++) acc[j][v] += xi * wi[v];
             }
         }
     }
@@ -331,15 +338,15 @@ static inline __attribute__((always_inline)) void sa_conv3x3_block(
 /* Over band and time:
  * out[t][b][o] = relu(bias[o] + sum_{kt, kb, i} w[kt * 3 + kb][i][o] * in[t + kt - 1][b + kb - 1][i]),
  * zero padding on every side; activations are time-major, then band, then channel. `padded` is scratch of
- * (steps + 2) x (bands + 2 + SA_CONV_STEPS) x in_channels floats. Output channels go 16 (then 8) at a time for
- * SA_CONV_STEPS neighbouring bands; a remainder below 8 takes the scalar path. */
+ * (steps + 2) x (bands + 2 + SA_CONV3X3_BANDS_MAX) x in_channels floats. Output channels go 16 at a time for 4
+ * neighbouring bands, then 8 at a time for 8 bands; a remainder below 8 takes the scalar path. */
 SA_VECTOR_CLONES
 static void sa_conv3x3_relu(const float *restrict in, int steps, int bands, int in_channels, const float *restrict w,
                             const float *restrict bias, int out_channels, float *restrict padded,
                             float *restrict out) {
     const size_t stride = (size_t)out_channels;
     const size_t width = (size_t)in_channels;
-    const size_t row = (size_t)(bands + 2 + SA_CONV_STEPS) * width;
+    const size_t row = (size_t)(bands + 2 + SA_CONV3X3_BANDS_MAX) * width;
     const int wide = out_channels - out_channels % 16;
     const int blocked = out_channels - out_channels % 8;
     memset(padded, 0, sizeof(float) * row * (size_t)(steps + 2));
@@ -348,27 +355,31 @@ static void sa_conv3x3_relu(const float *restrict in, int steps, int bands, int 
                sizeof(float) * (size_t)bands * width);
     }
     for (int t = 0; t < steps; t++) {
-        for (int b0 = 0; b0 < bands; b0 += SA_CONV_STEPS) {
-            const int count = bands - b0 < SA_CONV_STEPS ? bands - b0 : SA_CONV_STEPS;
+        for (int b0 = 0; b0 < bands; b0 += 4) {
+            const int count = bands - b0 < 4 ? bands - b0 : 4;
             for (int o0 = 0; o0 < wide; o0 += 16) {
-                sa_conv3x3_block(padded, row, width, in_channels, w, stride, bias, t, b0, count, o0, 2, bands, out);
+                sa_conv3x3_block(padded, row, width, in_channels, w, stride, bias, t, b0, count, o0, 2, 4, bands, out);
             }
-            if (blocked > wide) {
-                sa_conv3x3_block(padded, row, width, in_channels, w, stride, bias, t, b0, count, wide, 1, bands, out);
+        }
+        if (blocked > wide) {
+            for (int b0 = 0; b0 < bands; b0 += 8) {
+                const int count = bands - b0 < 8 ? bands - b0 : 8;
+                sa_conv3x3_block(padded, row, width, in_channels, w, stride, bias, t, b0, count, wide, 1, 8, bands,
+                                 out);
             }
-            for (int j = 0; j < count; j++) {
-                float *restrict y = out + ((size_t)t * (size_t)bands + (size_t)(b0 + j)) * stride;
-                for (int o = blocked; o < out_channels; o++) {
-                    float acc = bias[o];
-                    for (int kt = 0; kt < 3; kt++) {
-                        for (int kb = 0; kb < 3; kb++) {
-                            const float *restrict x = padded + (size_t)(t + kt) * row + (size_t)(b0 + j + kb) * width;
-                            const float *restrict wk = w + (size_t)(kt * 3 + kb) * width * stride + (size_t)o;
-                            for (int i = 0; i < in_channels; i++) acc += x[i] * wk[(size_t)i * stride];
-                        }
+        }
+        for (int b = 0; b < bands; b++) {
+            float *restrict y = out + ((size_t)t * (size_t)bands + (size_t)b) * stride;
+            for (int o = blocked; o < out_channels; o++) {
+                float acc = bias[o];
+                for (int kt = 0; kt < 3; kt++) {
+                    for (int kb = 0; kb < 3; kb++) {
+                        const float *restrict x = padded + (size_t)(t + kt) * row + (size_t)(b + kb) * width;
+                        const float *restrict wk = w + (size_t)(kt * 3 + kb) * width * stride + (size_t)o;
+                        for (int i = 0; i < in_channels; i++) acc += x[i] * wk[(size_t)i * stride];
                     }
-                    y[o] = acc > 0.0f ? acc : 0.0f;
                 }
+                y[o] = acc > 0.0f ? acc : 0.0f;
             }
         }
     }

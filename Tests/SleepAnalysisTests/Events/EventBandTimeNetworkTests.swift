@@ -5,10 +5,10 @@ import XCTest
 /// The event network with convolutions over band and time (`sa_event_net` with `band_time = 1`), checked against a
 /// direct computation of the same network written here loop by loop.
 final class EventBandTimeNetworkTests: XCTestCase {
-    /// Sizes of the network under test: 16 reduced bands x 25 steps; channel counts 8 (one 8-channel block) and 28
-    /// (a 16-channel block, an 8-channel block and a scalar remainder of 4); four output classes after one dense
-    /// layer.
-    private let bands = 16
+    /// Sizes of the network under test: 14 reduced bands x 25 steps (the C code takes 4 or 8 bands at a time, so
+    /// 14 and, after pooling, 7 leave partial blocks); channel counts 8 (one 8-channel block) and 28 (a
+    /// 16-channel block, an 8-channel block and a scalar remainder of 4); four output classes after one dense layer.
+    private let bands = 14
     private let steps = 25
     private let channels = [8, 28]
     private let stats = 3
