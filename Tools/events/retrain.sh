@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Retrain the event model from a labelled clip set and rewrite Models/events.bin and its figures.
 # Usage (from the repository root): Tools/events/retrain.sh [CLIP_DIR]   (default ../shared/data/audio)
-# Needs Python 3 with numpy, scipy, scikit-learn, soundfile and torch (CPU), all from PyPI. About 70 minutes on
-# two cores.
+# Needs Python 3 with numpy, scipy, scikit-learn, soundfile and torch (CPU), all from PyPI. About two and a half
+# hours on two cores (the cross-validation of the band-and-time network takes about 100 minutes of it).
 set -euo pipefail
 DATA="${1:-../shared/data/audio}"
 W="${TMPDIR:-/tmp}/sleepanalysis-events"
@@ -15,8 +15,10 @@ for seed in 1 2; do
         --out "$W/dataset$seed.npz" --binary .build/release/sleepanalysis --log-mel --seed "$seed"
 done
 DATASETS="$W/dataset1.npz,$W/dataset2.npz"
-python3 Tools/events/train.py --data "$DATASETS" --manifest "$M" --members 2 --eq-copies 2 --equalised-members 1 \
-    --eq-shift-bands 3 --cv --fold-models "$W/folds" \
+# One network of 3 x 3 convolutions over band and time (8, 16, 32 channels), trained on every window and on
+# shifted and equalised copies of it.
+python3 Tools/events/train.py --data "$DATASETS" --manifest "$M" --members 1 --conv2d --channels 8,16,32 \
+    --eq-copies 2 --eq-shift-bands 3 --cv --fold-models "$W/folds" \
     --oof "$W/oof.npz" --out Models/events.bin
 python3 Tools/events/tune_thresholds.py --oof "$W/oof.npz" --manifest "$M" \
     --figures Models/events.figures.json --models Models/events.bin --fold-models "$W/folds"
