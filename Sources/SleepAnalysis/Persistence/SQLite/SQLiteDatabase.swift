@@ -71,26 +71,28 @@ final class SQLiteDatabase: @unchecked Sendable {
         connection.close()
     }
 
-    /// Switches the file to write-ahead logging. SQLite answers "database is locked" at once, without
-    /// calling the busy handler, when another connection is creating or switching the same new file, so
-    /// two processes opening a fresh database together would otherwise fail; this retries for `patience`.
+    /// Switches the file to write-ahead logging. While another connection is creating or switching the same
+    /// new file, SQLite answers "database is locked" at once, without calling the busy handler (or leaves the
+    /// old mode in place), so two processes opening a fresh database together would otherwise fail; this
+    /// retries for `patience`.
     private static func enableWriteAheadLogging(
         _ connection: SQLiteConnection, handle: OpaquePointer, patience milliseconds: Int32
     ) throws {
         let deadline = Date().addingTimeInterval(Double(milliseconds) / 1_000)
         while true {
+            let failure: any Error
             do {
                 let mode = try connection.query("PRAGMA journal_mode=WAL").first.map { try $0.text(0) }
-                guard mode?.lowercased() == "wal" else {
-                    throw storageError(
-                        code: SQLITE_ERROR, message: "journal mode is \(mode ?? "unknown")", context: "enabling WAL")
-                }
-                return
+                if mode?.lowercased() == "wal" { return }
+                failure = storageError(
+                    code: SQLITE_ERROR, message: "journal mode is \(mode ?? "unknown")", context: "enabling WAL")
             } catch {
                 let code = sqlite3_errcode(handle) & 0xff
-                guard code == SQLITE_BUSY || code == SQLITE_LOCKED, Date() < deadline else { throw error }
-                usleep(2_000)
+                guard code == SQLITE_BUSY || code == SQLITE_LOCKED else { throw error }
+                failure = error
             }
+            guard Date() < deadline else { throw failure }
+            usleep(2_000)
         }
     }
 
