@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sa_mlp.h"
+#include "winograd.h"
 #include "sa_float_policy.h"
 #include "sa_vector_dispatch.h"
 
@@ -22,6 +23,9 @@ struct sa_event_net {
     int steps_of[SA_EVENT_NET_MAX_CONVS];      /* time steps entering each convolution */
     float *conv_w[SA_EVENT_NET_MAX_CONVS];     /* taps x in x out: the output channel varies fastest */
     float *conv_b[SA_EVENT_NET_MAX_CONVS];
+    float *winograd_u[SA_EVENT_NET_MAX_CONVS]; /* transformed kernels of the band-and-time layers that take the
+                                                  Winograd path (winograd.h), NULL for the others */
+    float *winograd_scratch;
     float *patch_mean;
     float *patch_inv_std;
     float *buffer_a;                           /* time-major activations */
@@ -108,6 +112,7 @@ sa_status sa_event_net_init(sa_event_net **out, const sa_event_net_shape *shape,
     net->steps = shape->window_frames / shape->frame_group;
     size_t widest = (size_t)net->steps * (size_t)in_bands;
     size_t padded_size = 0;
+    size_t winograd_scratch = 0;
     int steps = net->steps;
     int bands = shape->band_time ? in_bands : 1;
     int channels = shape->band_time ? 1 : in_bands;
@@ -123,6 +128,13 @@ sa_status sa_event_net_init(sa_event_net **out, const sa_event_net_shape *shape,
         if (ok) {
             sa_copy_conv_weights(net->conv_w[l], conv_weights[l], channels, out_channels, shape->band_time);
             memcpy(net->conv_b[l], conv_biases[l], sizeof(float) * (size_t)out_channels);
+        }
+        if (ok && shape->band_time && sa_winograd_applies(channels, out_channels)) {
+            net->winograd_u[l] = malloc(sizeof(float) * sa_winograd_weight_count(channels, out_channels));
+            ok = net->winograd_u[l] != NULL;
+            if (ok) sa_winograd_weights(net->conv_w[l], channels, out_channels, net->winograd_u[l]);
+            size_t scratch = sa_winograd_scratch_count(steps, bands, channels, out_channels);
+            if (scratch > winograd_scratch) winograd_scratch = scratch;
         }
         size_t activations = (size_t)steps * (size_t)bands * (size_t)out_channels;
         if (activations > widest) widest = activations;
@@ -147,6 +159,10 @@ sa_status sa_event_net_init(sa_event_net **out, const sa_event_net_shape *shape,
     net->band_sums = malloc(sizeof(float) * (size_t)shape->mel_bands);
     net->padded = malloc(sizeof(float) * padded_size);
     net->input = malloc(sizeof(float) * (size_t)net->steps * (size_t)in_bands);
+    if (ok && winograd_scratch > 0) {
+        net->winograd_scratch = malloc(sizeof(float) * winograd_scratch);
+        ok = net->winograd_scratch != NULL;
+    }
     float *mean = calloc((size_t)summary_width, sizeof(float));
     float *std = malloc(sizeof(float) * (size_t)summary_width);
     int *sizes = malloc(sizeof(int) * (size_t)(shape->dense_count + 1));
@@ -184,7 +200,9 @@ void sa_event_net_destroy(sa_event_net **net) {
     for (int l = 0; l < SA_EVENT_NET_MAX_CONVS; l++) {
         free((*net)->conv_w[l]);
         free((*net)->conv_b[l]);
+        free((*net)->winograd_u[l]);
     }
+    free((*net)->winograd_scratch);
     free((*net)->patch_mean);
     free((*net)->patch_inv_std);
     free((*net)->buffer_a);
@@ -441,7 +459,10 @@ sa_status sa_event_net_forward_input(sa_event_net *net, const float *input, cons
         int out_channels = net->shape.conv_channels[l];
         /* The first convolution reads the caller's input (copied into the padded scratch), later ones x. */
         const float *source = l == 0 ? input : x;
-        if (band_time) {
+        if (net->winograd_u[l] != NULL) {
+            sa_winograd_conv3x3_relu(source, steps, bands, channels, net->winograd_u[l], net->conv_b[l],
+                                     out_channels, net->winograd_scratch, y);
+        } else if (band_time) {
             sa_conv3x3_relu(source, steps, bands, channels, net->conv_w[l], net->conv_b[l], out_channels,
                             net->padded, y);
         } else {

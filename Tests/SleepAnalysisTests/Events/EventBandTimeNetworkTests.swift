@@ -5,14 +5,15 @@ import XCTest
 /// The event network with convolutions over band and time (`sa_event_net` with `band_time = 1`), checked against a
 /// direct computation of the same network written here loop by loop.
 final class EventBandTimeNetworkTests: XCTestCase {
-    /// Sizes of the network under test: 14 reduced bands x 25 steps (the C code takes 4 or 8 bands at a time, so
-    /// 14 and, after pooling, 7 leave partial blocks); channel counts 8 (one 8-channel block) and 28 (a
-    /// 16-channel block, an 8-channel block and a scalar remainder of 4); four output classes after one dense layer.
-    private let bands = 14
-    private let steps = 25
-    private let channels = [8, 28]
-    private let stats = 3
-    private let classes = 4
+    /// The sizes of one network under test: reduced bands x steps of the patch and the channels of its two
+    /// convolutions; three statistics and four output classes after one dense layer.
+    private struct Sizes {
+        var bands: Int
+        var steps: Int
+        var channels: [Int]
+        let stats = 3
+        let classes = 4
+    }
 
     /// Deterministic values in -scale...scale.
     private func values(_ count: Int, seed: UInt64, scale: Float) -> [Float] {
@@ -71,7 +72,23 @@ final class EventBandTimeNetworkTests: XCTestCase {
         return out
     }
 
+    /// 14 bands x 25 steps, channels 8 and 28: the direct convolution's paths (the C code takes 4 or 8 bands at
+    /// a time, so 14 and, after pooling, 7 leave partial blocks; 28 output channels make a 16-channel block, an
+    /// 8-channel block and a scalar remainder of 4).
     func test_bandTimeNetwork_matchesADirectComputation() throws {
+        try checkAgainstDirectComputation(Sizes(bands: 14, steps: 25, channels: [8, 28]))
+    }
+
+    /// 14 bands x 26 steps, channels 8 and 24: the second convolution (8 in, 24 out: multiples of 8) takes the
+    /// Winograd path, on 13 x 7 positions (partial 2 x 2 blocks on both edges) with a 16- and an 8-channel block.
+    func test_bandTimeNetwork_winogradLayer_matchesADirectComputation() throws {
+        try checkAgainstDirectComputation(Sizes(bands: 14, steps: 26, channels: [8, 24]))
+    }
+
+    private func checkAgainstDirectComputation(_ sizes: Sizes) throws {
+        let (bands, steps, channels, stats, classes) = (
+            sizes.bands, sizes.steps, sizes.channels, sizes.stats, sizes.classes
+        )
         let input = values(steps * bands, seed: 1, scale: 2)
         let statistics = values(stats, seed: 2, scale: 1)
         let convWeights = [
@@ -120,9 +137,9 @@ final class EventBandTimeNetworkTests: XCTestCase {
         shape.conv_channels.1 = Int32(channels[1])
         shape.stat_count = Int32(stats)
         shape.dense_count = 1
-        let sizes: [Int32] = [Int32(classes)]
+        let denseSizes: [Int32] = [Int32(classes)]
         var network: OpaquePointer?
-        let status = sizes.withUnsafeBufferPointer { sizeBuffer -> sa_status in
+        let status = denseSizes.withUnsafeBufferPointer { sizeBuffer -> sa_status in
             shape.dense_sizes = sizeBuffer.baseAddress
             return convWeights[0].withUnsafeBufferPointer { w0 in
                 convWeights[1].withUnsafeBufferPointer { w1 in
