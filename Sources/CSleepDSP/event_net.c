@@ -253,10 +253,6 @@ sa_status sa_event_net_patch(const sa_event_net *net, const float *log_mel, int 
     return SA_OK;
 }
 
-/* Eight floats as one value (GCC/clang vector extension): an AVX register, or two SSE registers. */
-typedef float sa_float8 __attribute__((vector_size(32)));
-
-
 /* out[t][o] = relu(bias[o] + sum_k sum_i w[k][i][o] * in[t + k - 1][i]), zero padding at both ends.
  * `padded` is scratch of (steps + 2 + SA_CONV_STEPS) x in_channels floats: the input with a zero row before and
  * zero rows after, so every block of steps reads in bounds. Output channels go 16 at a time with their sums in

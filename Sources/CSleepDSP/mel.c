@@ -1,6 +1,6 @@
 #include "sa_mel.h"
 
-#include "vector_clones.h"
+#include "sa_vector_dispatch.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 #include "power_levels.h"
 
 #include "sa_a_weighting.h"
-#include "vector_clones.h"
+#include "sa_vector_dispatch.h"
 #include "sa_float_policy.h"
 
 sa_status sa_power_level_factors(double sample_rate, size_t fft_size, float *flat, float *a_weighted) {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "sa_fft.h"
-#include "vector_clones.h"
+#include "sa_vector_dispatch.h"
 #include "sa_float_policy.h"
 
 struct sa_stft {

@@ -4,7 +4,6 @@
 #include "sa_float_policy.h"
 #include "sa_vector_dispatch.h"
 
-typedef float sa_wino8 __attribute__((vector_size(32)));
 
 /* Output 2 x 2 blocks multiplied together: each weight load serves this many blocks. */
 #define SA_WINO_BLOCKS 4
@@ -62,8 +61,8 @@ size_t sa_winograd_scratch_count(int steps, int bands, int in_channels, int out_
 #define SA_STORE8(pointer, vector) memcpy((pointer), &(vector), sizeof(vector))
 
 /* B^T d B for 8 channels of one 4 x 4 input block d (rows: time, columns: band), into v[16]. */
-static inline __attribute__((always_inline)) void sa_input_transform(const sa_wino8 d[4][4], sa_wino8 v[16]) {
-    sa_wino8 t[4][4];
+static inline __attribute__((always_inline)) void sa_input_transform(const sa_float8 d[4][4], sa_float8 v[16]) {
+    sa_float8 t[4][4];
     for (int c = 0; c < 4; c++) {
         t[0][c] = d[0][c] - d[2][c];
         t[1][c] = d[1][c] + d[2][c];
@@ -104,7 +103,7 @@ void sa_winograd_conv3x3_relu(const float *in, int steps, int bands, int in_chan
         for (size_t c = 0; c < block_columns; c++) {
             const size_t block = a * block_columns + c;
             for (size_t i = 0; i < ic; i += 8) {
-                sa_wino8 d[4][4], transformed[16];
+                sa_float8 d[4][4], transformed[16];
                 for (int r = 0; r < 4; r++) {
                     const float *row = padded + ((2 * a + (size_t)r) * columns + 2 * c) * ic + i;
                     for (int q = 0; q < 4; q++) SA_LOAD8(d[r][q], row + (size_t)q * ic);
@@ -125,9 +124,9 @@ void sa_winograd_conv3x3_relu(const float *in, int steps, int bands, int in_chan
         for (size_t b0 = 0; b0 < blocks; b0 += SA_WINO_BLOCKS) {
             size_t o0 = 0;
             for (; o0 + 16 <= oc; o0 += 16) {
-                sa_wino8 acc[SA_WINO_BLOCKS][2] = {{{0}}};
+                sa_float8 acc[SA_WINO_BLOCKS][2] = {{{0}}};
                 for (size_t i = 0; i < ic; i++) {
-                    sa_wino8 w0, w1;
+                    sa_float8 w0, w1;
                     SA_LOAD8(w0, up + i * oc + o0);
                     SA_LOAD8(w1, up + i * oc + o0 + 8);
                     for (int j = 0; j < SA_WINO_BLOCKS; j++) {
@@ -142,9 +141,9 @@ void sa_winograd_conv3x3_relu(const float *in, int steps, int bands, int in_chan
                 }
             }
             for (; o0 < oc; o0 += 8) {
-                sa_wino8 acc[SA_WINO_BLOCKS] = {{0}};
+                sa_float8 acc[SA_WINO_BLOCKS] = {{0}};
                 for (size_t i = 0; i < ic; i++) {
-                    sa_wino8 w0;
+                    sa_float8 w0;
                     SA_LOAD8(w0, up + i * oc + o0);
                     for (int j = 0; j < SA_WINO_BLOCKS; j++) acc[j] += vp[(b0 + (size_t)j) * ic + i] * w0;
                 }
@@ -157,19 +156,19 @@ void sa_winograd_conv3x3_relu(const float *in, int steps, int bands, int in_chan
         for (size_t c = 0; c < block_columns; c++) {
             const size_t block = a * block_columns + c;
             for (size_t o = 0; o < oc; o += 8) {
-                sa_wino8 s[16];
+                sa_float8 s[16];
                 for (int p = 0; p < 16; p++) SA_LOAD8(s[p], m + ((size_t)p * stored + block) * oc + o);
-                sa_wino8 t[2][4];
+                sa_float8 t[2][4];
                 for (int q = 0; q < 4; q++) {
                     t[0][q] = s[0 * 4 + q] + s[1 * 4 + q] + s[2 * 4 + q];
                     t[1][q] = s[1 * 4 + q] - s[2 * 4 + q] - s[3 * 4 + q];
                 }
-                sa_wino8 b;
+                sa_float8 b;
                 SA_LOAD8(b, bias + o);
                 for (int r = 0; r < 2; r++) {
                     const size_t step = 2 * a + (size_t)r;
                     if (step >= (size_t)steps) break;
-                    const sa_wino8 y[2] = {t[r][0] + t[r][1] + t[r][2] + b, t[r][1] - t[r][2] - t[r][3] + b};
+                    const sa_float8 y[2] = {t[r][0] + t[r][1] + t[r][2] + b, t[r][1] - t[r][2] - t[r][3] + b};
                     for (int q = 0; q < 2; q++) {
                         const size_t band = 2 * c + (size_t)q;
                         if (band >= (size_t)bands) break;
