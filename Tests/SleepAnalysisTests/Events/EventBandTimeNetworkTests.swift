@@ -137,31 +137,12 @@ final class EventBandTimeNetworkTests: XCTestCase {
         shape.conv_channels.1 = Int32(channels[1])
         shape.stat_count = Int32(stats)
         shape.dense_count = 1
-        let denseSizes: [Int32] = [Int32(classes)]
-        var network: OpaquePointer?
-        let status = denseSizes.withUnsafeBufferPointer { sizeBuffer -> sa_status in
-            shape.dense_sizes = sizeBuffer.baseAddress
-            return convWeights[0].withUnsafeBufferPointer { w0 in
-                convWeights[1].withUnsafeBufferPointer { w1 in
-                    convBiases[0].withUnsafeBufferPointer { b0 in
-                        convBiases[1].withUnsafeBufferPointer { b1 in
-                            denseWeights.withUnsafeBufferPointer { dw in
-                                denseBias.withUnsafeBufferPointer { db in
-                                    var convW: [UnsafePointer<Float>?] = [w0.baseAddress, w1.baseAddress]
-                                    var convB: [UnsafePointer<Float>?] = [b0.baseAddress, b1.baseAddress]
-                                    var denseW: [UnsafePointer<Float>?] = [dw.baseAddress]
-                                    var denseB: [UnsafePointer<Float>?] = [db.baseAddress]
-                                    let zeros = [Float](repeating: 0, count: bands)
-                                    let ones = [Float](repeating: 1, count: bands)
-                                    return sa_event_net_init(&network, &shape, &convW, &convB, zeros, ones, &denseW,
-                                                             &denseB, statMean, statStd)
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let weights = EventNetworkWeights(
+            convolutionWeights: convWeights, convolutionBiases: convBiases,
+            patchMean: [Float](repeating: 0, count: bands), patchStd: [Float](repeating: 1, count: bands),
+            denseSizes: [Int32(classes)], denseWeights: [denseWeights], denseBiases: [denseBias], statMean: statMean,
+            statStd: statStd)
+        var (status, network) = makeEventNetwork(shape: shape, weights: weights)
         XCTAssertEqual(status, SA_OK)
         defer { sa_event_net_destroy(&network) }
         XCTAssertEqual(sa_event_net_input_size(network), Int32(steps * bands))
@@ -181,17 +162,12 @@ final class EventBandTimeNetworkTests: XCTestCase {
         shape.conv_count = 3
         shape.conv_channels = (8, 8, 8, 0, 0, 0)
         shape.dense_count = 1
-        var handle: OpaquePointer?
-        let sizes: [Int32] = [3]
-        let status = sizes.withUnsafeBufferPointer { buffer -> sa_status in
-            shape.dense_sizes = buffer.baseAddress
-            let weights = [Float](repeating: 0, count: 8 * 8 * 9)
-            return weights.withUnsafeBufferPointer { w in
-                var pointers: [UnsafePointer<Float>?] = [w.baseAddress, w.baseAddress, w.baseAddress]
-                return sa_event_net_init(&handle, &shape, &pointers, &pointers, [0, 0], [1, 1], &pointers, &pointers,
-                                         nil, nil)
-            }
-        }
+        let kernel = [Float](repeating: 0, count: 8 * 8 * 9)
+        let weights = EventNetworkWeights(
+            convolutionWeights: [kernel, kernel, kernel], convolutionBiases: [kernel, kernel, kernel],
+            patchMean: [0, 0], patchStd: [1, 1], denseSizes: [3], denseWeights: [kernel], denseBiases: [kernel],
+            statMean: [], statStd: [])
+        let (status, handle) = makeEventNetwork(shape: shape, weights: weights)
         XCTAssertEqual(status, SA_ERR_INVALID_ARGUMENT, "2 bands pooled twice by 2 leave none")
         XCTAssertNil(handle)
     }

@@ -27,26 +27,12 @@ final class EventNetworkTests: XCTestCase {
         shape.conv_channels.0 = Int32(channels)
         shape.stat_count = 1
         shape.dense_count = 1
-        var handle: OpaquePointer?
-        let ones = [Float](repeating: 1, count: inputBands)
-        let zeros = [Float](repeating: 0, count: inputBands)
-        let status = denseSizes.withUnsafeBufferPointer { sizes -> sa_status in
-            shape.dense_sizes = sizes.baseAddress
-            return convWeights.withUnsafeBufferPointer { cw in
-                convBias.withUnsafeBufferPointer { cb in
-                    denseWeights.withUnsafeBufferPointer { dw in
-                        denseBias.withUnsafeBufferPointer { db in
-                            var convW: [UnsafePointer<Float>?] = [cw.baseAddress]
-                            var convB: [UnsafePointer<Float>?] = [cb.baseAddress]
-                            var denseW: [UnsafePointer<Float>?] = [dw.baseAddress]
-                            var denseB: [UnsafePointer<Float>?] = [db.baseAddress]
-                            return sa_event_net_init(&handle, &shape, &convW, &convB, zeros, ones, &denseW, &denseB,
-                                                     [0], [1])
-                        }
-                    }
-                }
-            }
-        }
+        let weights = EventNetworkWeights(
+            convolutionWeights: [convWeights], convolutionBiases: [convBias],
+            patchMean: [Float](repeating: 0, count: inputBands), patchStd: [Float](repeating: 1, count: inputBands),
+            denseSizes: denseSizes, denseWeights: [denseWeights], denseBiases: [denseBias], statMean: [0],
+            statStd: [1])
+        let (status, handle) = makeEventNetwork(shape: shape, weights: weights)
         XCTAssertEqual(status, SA_OK)
         return handle
     }
