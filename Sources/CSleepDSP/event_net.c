@@ -401,24 +401,48 @@ static void sa_conv3x3_relu(const float *restrict in, int steps, int bands, int 
 
 /* Max-pooling by 2 (floor) along time, or along time and band: `in` is steps x bands x channels, `out` gets
  * steps / 2 x bands' x channels with bands' = bands / 2 when `both`, else bands (then bands is 1). */
+SA_VECTOR_CLONES
 static void sa_max_pool(const float *restrict in, int steps, int bands, int channels, int both, float *restrict out) {
     const int band_step = both ? 2 : 1;
     const int out_bands = both ? bands / 2 : bands;
     const size_t c_count = (size_t)channels;
+    const size_t row = (size_t)bands * c_count;
     for (int t = 0; t < steps / 2; t++) {
+        const float *restrict early = in + (size_t)(2 * t) * row;
+        const float *restrict late = early + row;
+        float *restrict z = out + (size_t)t * (size_t)out_bands * c_count;
         for (int b = 0; b < out_bands; b++) {
-            float *restrict z = out + ((size_t)t * (size_t)out_bands + (size_t)b) * c_count;
-            const float *a = in + ((size_t)(2 * t) * (size_t)bands + (size_t)(band_step * b)) * c_count;
-            for (size_t c = 0; c < c_count; c++) z[c] = a[c];
-            for (int dt = 0; dt < 2; dt++) {
-                for (int db = 0; db < band_step; db++) {
-                    const size_t position = (size_t)(2 * t + dt) * (size_t)bands + (size_t)(band_step * b + db);
-                    const float *v = in + position * c_count;
-                    for (size_t c = 0; c < c_count; c++) z[c] = v[c] > z[c] ? v[c] : z[c];
-                }
+            const size_t first = (size_t)(band_step * b) * c_count;
+            const size_t second = first + (size_t)(band_step - 1) * c_count;
+            float *restrict target = z + (size_t)b * c_count;
+            for (size_t c = 0; c < c_count; c++) {
+                const float u = early[first + c] > early[second + c] ? early[first + c] : early[second + c];
+                const float v = late[first + c] > late[second + c] ? late[first + c] : late[second + c];
+                target[c] = u > v ? u : v;
             }
         }
     }
+}
+
+/* The last convolution's summary: per channel the mean over its `positions` rows, then the maximum. */
+SA_VECTOR_CLONES
+static void sa_mean_and_max(const float *restrict x, int positions, int channels, float *restrict summary) {
+    const size_t c_count = (size_t)channels;
+    float *restrict mean = summary;
+    float *restrict max = summary + c_count;
+    for (size_t c = 0; c < c_count; c++) {
+        mean[c] = 0.0f;
+        max[c] = x[c];
+    }
+    for (int p = 0; p < positions; p++) {
+        const float *restrict row = x + (size_t)p * c_count;
+        for (size_t c = 0; c < c_count; c++) {
+            mean[c] += row[c];
+            max[c] = row[c] > max[c] ? row[c] : max[c];
+        }
+    }
+    const float scale = 1.0f / (float)positions;
+    for (size_t c = 0; c < c_count; c++) mean[c] *= scale;
 }
 
 int sa_event_net_input_size(const sa_event_net *net) { return net == NULL ? 0 : net->steps * net->in_bands; }
@@ -475,20 +499,8 @@ sa_status sa_event_net_forward_input(sa_event_net *net, const float *input, cons
             y = tmp;
         }
     }
-    const int positions = steps * bands;
     float *summary = net->summary;
-    for (int c = 0; c < channels; c++) {
-        summary[c] = 0.0f;
-        summary[channels + c] = x[c];
-    }
-    for (int p = 0; p < positions; p++) {
-        const float *row = x + (size_t)p * (size_t)channels;
-        for (int c = 0; c < channels; c++) {
-            summary[c] += row[c];
-            if (row[c] > summary[channels + c]) summary[channels + c] = row[c];
-        }
-    }
-    for (int c = 0; c < channels; c++) summary[c] /= (float)positions;
+    sa_mean_and_max(x, steps * bands, channels, summary);
     if (net->shape.stat_count > 0) {
         memcpy(summary + 2 * channels, stats, sizeof(float) * (size_t)net->shape.stat_count);
     }

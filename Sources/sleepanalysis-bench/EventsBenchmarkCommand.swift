@@ -1,8 +1,9 @@
 import Foundation
 import SleepAnalysis
 
-/// `sleepanalysis-bench events [--hours N] [--model FILE]`: the events engine's cost per hour of audio (detector and
-/// front end), with the bundled model or a model file (to weigh a candidate before shipping it).
+/// `sleepanalysis-bench events [--hours N | --audio FILE] [--model FILE]`: the events engine's cost per hour of
+/// audio (detector and front end) on synthetic audio or a recording, with the bundled model or a model file (to
+/// weigh a candidate before shipping it), and the share of windows on which every network of the model ran.
 enum EventsBenchmarkCommand {
     /// Runs the benchmark and returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
@@ -17,7 +18,12 @@ enum EventsBenchmarkCommand {
             if let index = arguments.firstIndex(of: "--model"), index + 1 < arguments.count {
                 model = try EventClassifierModel.load(from: URL(fileURLWithPath: arguments[index + 1]))
             }
-            let result = try EventEngineBenchmark.run(hours: hours, model: model)
+            let result: EventEngineBenchmark.Result
+            if let index = arguments.firstIndex(of: "--audio"), index + 1 < arguments.count {
+                result = try EventEngineBenchmark.run(file: URL(fileURLWithPath: arguments[index + 1]), model: model)
+            } else {
+                result = try EventEngineBenchmark.run(hours: hours, model: model)
+            }
             let perHour = 3600 / result.audioSeconds
             let byType = result.eventCountByType.sorted { $0.key.rawValue < $1.key.rawValue }
                 .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
@@ -25,7 +31,9 @@ enum EventsBenchmarkCommand {
                 String(
                     format: "events engine: %.3f s CPU per hour of audio (detector), front end %.3f s, %d events",
                     result.detectorSeconds * perHour, result.frontEndSeconds * perHour, result.eventCount)
-                    + (byType.isEmpty ? "" : " (\(byType))"))
+                    + (byType.isEmpty ? "" : " (\(byType))")
+                    + String(format: "; every network ran on %d of %d windows (%.1f %%)", result.windowsWithEveryMember,
+                             result.windowCount, 100 * Double(result.windowsWithEveryMember) / Double(max(1, result.windowCount))))
             return 0
         } catch {
             FileHandle.standardError.write(Data("sleepanalysis-bench events: \(error)\n".utf8))

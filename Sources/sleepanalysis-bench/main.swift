@@ -3,7 +3,7 @@
 // swift run -c release sleepanalysis-bench [--hours 8] [--rates 16000,44100] [--format wav|flac]
 //                                          [--input FILE] [--dir /tmp] [--stages read,resample,frontEnd]
 //                                          [--block FRAMES] [--regenerate] [--accelerometer CSV]
-// swift run -c release sleepanalysis-bench events [--hours 1] [--model FILE]   (the audio events engine)
+// swift run -c release sleepanalysis-bench events [--hours 1 | --audio FILE] [--model FILE]   (the audio events engine)
 // swift run -c release sleepanalysis-bench pipeline [--hours 1] (a whole night through the SDK)
 // swift run -c release sleepanalysis-bench vitals [--hours 1]   (breathing rate and audio health)
 import Foundation

@@ -16,6 +16,7 @@ import time
 import numpy as np
 from sklearn.neural_network import MLPClassifier
 
+import ensemble
 import eventdata as ed
 import eventnet
 import modelfile
@@ -66,7 +67,7 @@ def fit_model(X, P, y, seed, options, rows_used=None):
 def predict_model(model, X, P):
     kind, inner = model
     if kind == "conv":
-        return np.mean([eventnet.predict(member, X, P) for member in inner], axis=0)
+        return ensemble.combine([eventnet.predict(member, X, P) for member in inner])
     return predict(inner, X)
 
 

@@ -7,7 +7,8 @@ import Foundation
 /// header (classes, sizes, thresholds, tensor table, payload checksum) and the float32 tensors it lists.
 /// Version 1 is a multilayer perceptron over the pooled window statistics; version 2 adds a convolutional front
 /// over the window's reduced log-mel spectrogram (`sa_event_net`), whose summary joins the statistics. A file may
-/// hold several networks of one shape (an ensemble, header `members`): the classifier averages their outputs.
+/// hold several networks of one shape (an ensemble, header `members`): the classifier averages their outputs, on
+/// every window or, with a cascade gate (header `cascadeGate`), only where the first network hears an event.
 public final class EventClassifierModel: Sendable {
     /// The file's magic bytes.
     static let magic = Array("SAEVTMDL".utf8)
@@ -61,6 +62,10 @@ public final class EventClassifierModel: Sendable {
     let layerSizes: [Int]
     /// The networks whose outputs are averaged (at least one).
     let members: [Member]
+    /// When set, the members after the first run only on windows where the first member's highest event
+    /// probability is at least this value (elsewhere the first member's output is the model's); nil: all members
+    /// run on every window.
+    let cascadeGate: Float?
     /// Input standardisation.
     let featureMean: [Float]
     let featureStd: [Float]
@@ -132,6 +137,12 @@ public final class EventClassifierModel: Sendable {
         }
         let memberCount = header.members ?? 1
         guard (1...8).contains(memberCount) else { throw fail("invalid member count \(memberCount)") }
+        if let gate = header.cascadeGate {
+            guard memberCount > 1, gate.isFinite, gate > 0, gate < 1 else {
+                throw fail("invalid cascade gate \(gate) for \(memberCount) member(s)")
+            }
+        }
+        cascadeGate = header.cascadeGate
         func prefix(_ member: Int) -> String { member == 0 ? "" : "member\(member)." }
         var convolutionWeights = [[[Float]]](repeating: [], count: memberCount)
         var convolutionBiases = [[[Float]]](repeating: [], count: memberCount)

@@ -19,6 +19,11 @@ final class EventDetector {
     var windowObserver: ((_ start: Int64, _ features: [Float], _ probabilities: [Float]) -> Void)?
     private let schedule: EventWindowSchedule
     private let classifier: EventWindowClassifier
+    /// Windows classified so far, and those on which every member of the model's ensemble ran (see
+    /// `EventClassifierModel.cascadeGate`).
+    var windowCounts: (classified: Int, everyMember: Int) {
+        (classifier.windowsClassified, classifier.windowsWithEveryMember)
+    }
     /// One tracker per enabled output, in output order: (output index, tracker).
     private var trackers: [(output: Int, tracker: EventHysteresis)] = []
     private var signature: SnoreSignatureAccumulator

@@ -29,6 +29,10 @@ struct EventModelHeader: Decodable {
     /// Networks of the same shape whose outputs are averaged (absent: one). Member 0's tensors have plain names,
     /// member k's are prefixed `member<k>.`.
     var members: Int?
+    /// A cascade over the members (absent: every member runs on every window): the members after the first run only
+    /// on windows where the first member's highest event probability reaches this value; on the others the first
+    /// member's output stands.
+    var cascadeGate: Float?
     var featureCount: Int
     var windowFrames: Int
     var windowHopFrames: Int

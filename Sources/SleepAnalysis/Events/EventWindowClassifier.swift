@@ -4,8 +4,9 @@ import Foundation
 /// Runs the event model on one window of front-end frames: pools the frames into the feature vector
 /// (`sa_event_pool_compute`) and evaluates the network: `sa_event_net_forward` (convolutions over the window's
 /// reduced log-mel spectrogram joined with the statistics) for a version-2 model, `sa_mlp_forward` (statistics
-/// alone) for a version-1 model; an ensemble's member outputs are averaged. Owns its C state; not shared between
-/// threads.
+/// alone) for a version-1 model; an ensemble's member outputs are averaged (with a cascade gate, only on windows
+/// where the first member hears an event; see `EventClassifierModel.cascadeGate`). Owns its C state; not shared
+/// between threads.
 final class EventWindowClassifier {
     /// The model the classifier was built from.
     let model: EventClassifierModel
@@ -22,6 +23,10 @@ final class EventWindowClassifier {
     private(set) var features: [Float]
     /// The probabilities of the last classified window (one per model output).
     private(set) var probabilities: [Float]
+    /// Windows classified so far, and those of them on which every member ran (all of them without a cascade
+    /// gate): what the benchmark reports as the cascade's pass rate.
+    private(set) var windowsClassified = 0
+    private(set) var windowsWithEveryMember = 0
 
     /// Builds the C pooling and network state for a model.
     ///
@@ -127,12 +132,14 @@ final class EventWindowClassifier {
     ///   - dbfs: One level per frame.
     ///   - frames: Frames in the window, 1...`model.windowFrames`.
     func classify(logMel: UnsafePointer<Float>, dbfs: UnsafePointer<Float>, frames: Int) {
+        windowsClassified += 1
         features.withUnsafeMutableBufferPointer { featureBuffer in
             pooling.pool(logMel: logMel, dbfs: dbfs, frames: frames, into: featureBuffer.baseAddress!)
-            probabilities.withUnsafeMutableBufferPointer { output in
+            let members = probabilities.withUnsafeMutableBufferPointer { output in
                 forward(logMel: logMel, frames: frames, statistics: featureBuffer.baseAddress!,
                         into: output.baseAddress!)
             }
+            if members == model.members.count { windowsWithEveryMember += 1 }
         }
     }
 
@@ -147,7 +154,7 @@ final class EventWindowClassifier {
         logMel.withUnsafeBufferPointer { window in
             model.referenceInput.withUnsafeBufferPointer { statistics in
                 output.withUnsafeMutableBufferPointer { out in
-                    forward(logMel: window.baseAddress, frames: model.windowFrames, statistics: statistics.baseAddress!,
+                    _ = forward(logMel: window.baseAddress, frames: model.windowFrames, statistics: statistics.baseAddress!,
                             into: out.baseAddress!)
                 }
             }
@@ -155,15 +162,17 @@ final class EventWindowClassifier {
         return output
     }
 
-    /// Writes the members' mean softmax output for one window (`logMel` is ignored by a version-1 model). The
-    /// convolutional members share one network input (they have the same patch standardisation).
+    /// Writes the members' mean softmax output for one window (`logMel` is ignored by a version-1 model), or the
+    /// first member's output alone when the model's cascade gate holds the others back. The convolutional members
+    /// share one network input (they have the same patch standardisation). Returns how many members ran.
     private func forward(
         logMel: UnsafePointer<Float>?, frames: Int, statistics: UnsafePointer<Float>,
         into output: UnsafeMutablePointer<Float>
-    ) {
+    ) -> Int {
         let count = model.outputNames.count
         let convolutional = !convolutionalNetworks.isEmpty
         let networks = convolutional ? convolutionalNetworks : perceptrons
+        var evaluatedCount = 0
         networkInput.withUnsafeMutableBufferPointer { input in
             if convolutional {
                 let prepared = sa_event_net_input(networks[0], logMel, Int32(frames), input.baseAddress)
@@ -171,6 +180,9 @@ final class EventWindowClassifier {
             }
             memberOutput.withUnsafeMutableBufferPointer { member in
                 for (position, network) in networks.enumerated() {
+                    if position == 1, let gate = model.cascadeGate, Self.highestEvent(output, count: count) < gate {
+                        break
+                    }
                     let target = position == 0 ? output : member.baseAddress!
                     let evaluated = if convolutional {
                         sa_event_net_forward_input(network, input.baseAddress, statistics, target)
@@ -179,13 +191,22 @@ final class EventWindowClassifier {
                     }
                     precondition(evaluated == SA_OK, "network state is valid after init")
                     if position > 0 { for index in 0..<count { output[index] += member[index] } }
+                    evaluatedCount += 1
                 }
             }
         }
-        if networks.count > 1 {
-            let scale = 1 / Float(networks.count)
+        if evaluatedCount > 1 {
+            let scale = 1 / Float(evaluatedCount)
             for index in 0..<count { output[index] *= scale }
         }
+        return evaluatedCount
+    }
+
+    /// The highest probability among the event outputs (every output but the first, "no event").
+    private static func highestEvent(_ output: UnsafeMutablePointer<Float>, count: Int) -> Float {
+        var highest: Float = 0
+        for index in 1..<count where output[index] > highest { highest = output[index] }
+        return highest
     }
 
     /// The one place where this component's C status codes become Swift errors.
