@@ -8,8 +8,8 @@ off-threshold = 0.6 x on, bridges a one-window gap, and counts when it spans at 
 the label is the detected type with the highest event probability, or none. The objective is clip-level
 macro-F1 over event types on clean held-out clips, with band-limited negatives and background-only scenes counted
 as clips that must yield no event. Steady types (music, traffic, water, wind) are given minimum durations of
-1.5 s or more (wind 3 s), and the types breath is mistaken for (water, wind) on-thresholds of at least 0.75 and 0.5
-(`MIN_DURATION_WINDOWS`, `MIN_ON_THRESHOLD`).
+1.5 s or more (wind 3 s), the types breath is mistaken for (water, wind) on-thresholds of at least 0.75 and 0.5,
+and fart (13 clips) at least 0.75 (`MIN_DURATION_WINDOWS`, `MIN_ON_THRESHOLD`).
 Writes the tuned settings into the given model files (header only; weights
 untouched)."""
 import argparse
@@ -35,7 +35,10 @@ DURATION_WINDOWS = (1, 2, 3, 4, 6)
 # (gusts last seconds) a 3-s minimum duration. These floors were chosen on the synthetic bedside breathing of
 # `breathing_false_alarms.py` and the demo night, which therefore no longer check them independently.
 MIN_DURATION_WINDOWS = {"music": 3, "traffic": 3, "water": 3, "wind": 6}
-MIN_ON_THRESHOLD = {"water": 0.75, "wind": 0.5}
+# Fart has 13 clips of one source; tuned freely its threshold fell to 0.55 for the cascade of two networks, at which
+# 6 of the demo night's synthetic snores and a cough became farts. Its floor, 0.75, is the value the tuning chose
+# for the single network before (also a choice made on the demo night, which therefore does not check it).
+MIN_ON_THRESHOLD = {"water": 0.75, "wind": 0.5, "fart": 0.75}
 
 
 def threshold_choices(c):

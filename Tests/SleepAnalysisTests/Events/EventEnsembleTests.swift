@@ -11,6 +11,7 @@ final class EventEnsembleTests: XCTestCase {
     private func singleAndShifted() throws -> (single: EventModelFileParts, shifted: EventModelFileParts) {
         var single = try EventModelFileParts.bundled()
         single.header["members"] = nil
+        single.header["cascadeGate"] = nil
         single.tensors.removeAll { $0.name.hasPrefix("member") }
         let outputBias = try XCTUnwrap(single.tensors.last { $0.name.hasPrefix("dense") && $0.name.hasSuffix(".bias") })
             .name
