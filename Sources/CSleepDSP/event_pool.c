@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "sa_float_policy.h"
 #include "sa_vector_dispatch.h"
 
@@ -17,6 +18,15 @@ struct sa_event_pool {
     double *r;          /* max_frames x reduced */
     double *e;          /* max_frames */
     double *w;          /* max_frames: energy weights */
+    double *centroid;   /* max_frames: each frame's spectral centroid */
+    double *flatness;   /* max_frames: each frame's flatness */
+    /* What sa_event_pool_compute_stream keeps of each frame for the next window, in slot frame % max_frames:
+       the frame's number (-1: empty), reduced bands, level, centroid and flatness. */
+    long long *kept_frame;
+    double *kept_r;
+    double *kept_e;
+    double *kept_centroid;
+    double *kept_flatness;
 };
 
 sa_status sa_event_pool_init(sa_event_pool **out, int mel_bands, int max_frames, float log_floor) {
@@ -34,10 +44,20 @@ sa_status sa_event_pool_init(sa_event_pool **out, int mel_bands, int max_frames,
     pool->r = malloc(sizeof(double) * (size_t)max_frames * (size_t)pool->reduced);
     pool->e = malloc(sizeof(double) * (size_t)max_frames);
     pool->w = malloc(sizeof(double) * (size_t)max_frames);
-    if (pool->r == NULL || pool->e == NULL || pool->w == NULL) {
+    pool->centroid = malloc(sizeof(double) * (size_t)max_frames);
+    pool->flatness = malloc(sizeof(double) * (size_t)max_frames);
+    pool->kept_frame = malloc(sizeof(long long) * (size_t)max_frames);
+    pool->kept_r = malloc(sizeof(double) * (size_t)max_frames * (size_t)pool->reduced);
+    pool->kept_e = malloc(sizeof(double) * (size_t)max_frames);
+    pool->kept_centroid = malloc(sizeof(double) * (size_t)max_frames);
+    pool->kept_flatness = malloc(sizeof(double) * (size_t)max_frames);
+    if (pool->r == NULL || pool->e == NULL || pool->w == NULL || pool->centroid == NULL || pool->flatness == NULL ||
+        pool->kept_frame == NULL || pool->kept_r == NULL || pool->kept_e == NULL || pool->kept_centroid == NULL ||
+        pool->kept_flatness == NULL) {
         sa_event_pool_destroy(&pool);
         return SA_ERR_OUT_OF_MEMORY;
     }
+    for (int i = 0; i < max_frames; i++) pool->kept_frame[i] = -1;
     *out = pool;
     return SA_OK;
 }
@@ -49,6 +69,13 @@ void sa_event_pool_destroy(sa_event_pool **pool) {
     free((*pool)->r);
     free((*pool)->e);
     free((*pool)->w);
+    free((*pool)->centroid);
+    free((*pool)->flatness);
+    free((*pool)->kept_frame);
+    free((*pool)->kept_r);
+    free((*pool)->kept_e);
+    free((*pool)->kept_centroid);
+    free((*pool)->kept_flatness);
     free(*pool);
     *pool = NULL;
 }
@@ -92,8 +119,8 @@ static void sa_frame_shape(const double *restrict row, int nb, double level, dou
 }
 
 SA_VECTOR_CLONES
-sa_status sa_event_pool_compute(sa_event_pool *pool, const float *log_mel, const float *dbfs, int frames,
-                                float *features) {
+sa_status sa_event_pool_compute_stream(sa_event_pool *pool, const float *log_mel, const float *dbfs, int frames,
+                                       long long first_frame, float *features) {
     if (pool == NULL || log_mel == NULL || dbfs == NULL || features == NULL || frames < 1 ||
         frames > pool->max_frames) {
         return SA_ERR_INVALID_ARGUMENT;
@@ -102,18 +129,38 @@ sa_status sa_event_pool_compute(sa_event_pool *pool, const float *log_mel, const
     const double floor_value = pool->log_floor;
     double *r = pool->r;
     double *e = pool->e;
+    double *centroid = pool->centroid;
+    double *flatness = pool->flatness;
     double e_max = -INFINITY, e_min = INFINITY, m = 0.0;
     for (int t = 0; t < frames; t++) {
-        const float *row = log_mel + (size_t)t * (size_t)pool->bands;
-        double sum = 0.0;
-        for (int k = 0; k < nb; k++) {
-            double a = row[2 * k] < floor_value ? floor_value : row[2 * k];
-            double b = row[2 * k + 1] < floor_value ? floor_value : row[2 * k + 1];
-            double v = 0.5 * (a + b);
-            r[(size_t)t * nb + k] = v;
-            sum += v;
+        /* A frame the previous window already reduced is taken from what it kept (the same values). */
+        const long long number = first_frame < 0 ? -1 : first_frame + t;
+        const size_t slot = number < 0 ? 0 : (size_t)(number % pool->max_frames);
+        if (number >= 0 && pool->kept_frame[slot] == number) {
+            memcpy(r + (size_t)t * nb, pool->kept_r + slot * nb, sizeof(double) * (size_t)nb);
+            e[t] = pool->kept_e[slot];
+            centroid[t] = pool->kept_centroid[slot];
+            flatness[t] = pool->kept_flatness[slot];
+        } else {
+            const float *row = log_mel + (size_t)t * (size_t)pool->bands;
+            double sum = 0.0;
+            for (int k = 0; k < nb; k++) {
+                double a = row[2 * k] < floor_value ? floor_value : row[2 * k];
+                double b = row[2 * k + 1] < floor_value ? floor_value : row[2 * k + 1];
+                double v = 0.5 * (a + b);
+                r[(size_t)t * nb + k] = v;
+                sum += v;
+            }
+            e[t] = sum / nb;
+            sa_frame_shape(r + (size_t)t * nb, nb, e[t], &centroid[t], &flatness[t]);
+            if (number >= 0) {
+                pool->kept_frame[slot] = number;
+                memcpy(pool->kept_r + slot * nb, r + (size_t)t * nb, sizeof(double) * (size_t)nb);
+                pool->kept_e[slot] = e[t];
+                pool->kept_centroid[slot] = centroid[t];
+                pool->kept_flatness[slot] = flatness[t];
+            }
         }
-        e[t] = sum / nb;
         m += e[t];
         if (e[t] > e_max) e_max = e[t];
         if (e[t] < e_min) e_min = e[t];
@@ -152,11 +199,9 @@ sa_status sa_event_pool_compute(sa_event_pool *pool, const float *log_mel, const
 
     double e2 = 0.0, de = 0.0, c_s = 0.0, c_s2 = 0.0, fl_s = 0.0, fl_s2 = 0.0, loud = 0.0;
     for (int t = 0; t < frames; t++) {
-        const double *row = r + (size_t)t * nb;
         e2 += e[t] * e[t];
         if (t > 0) de += fabs(e[t] - e[t - 1]);
-        double c, flat;
-        sa_frame_shape(row, nb, e[t], &c, &flat);
+        const double c = centroid[t], flat = flatness[t];
         c_s += c;
         c_s2 += c * c;
         fl_s += flat;
@@ -194,4 +239,9 @@ sa_status sa_event_pool_compute(sa_event_pool *pool, const float *log_mel, const
     g[14] = (float)(d_sum / frames / 20.0);
     g[15] = (float)(d_max / 20.0);
     return SA_OK;
+}
+
+sa_status sa_event_pool_compute(sa_event_pool *pool, const float *log_mel, const float *dbfs, int frames,
+                                float *features) {
+    return sa_event_pool_compute_stream(pool, log_mel, dbfs, frames, -1, features);
 }

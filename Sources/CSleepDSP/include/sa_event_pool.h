@@ -25,4 +25,11 @@ int sa_event_pool_feature_count(const sa_event_pool *pool);
 sa_status sa_event_pool_compute(sa_event_pool *pool, const float *log_mel, const float *dbfs, int frames,
                                 float *features);
 
+/* The same features, for a window whose first frame is frame number first_frame (0, 1, 2, ...) of one stream:
+ * what depends on one frame alone (its reduced bands, level, centroid and flatness) is kept for the next window,
+ * which overlapping windows then take instead of computing it again. Frames with the same number must hold the
+ * same values (one stream per pooling state); first_frame < 0 keeps and takes nothing (sa_event_pool_compute). */
+sa_status sa_event_pool_compute_stream(sa_event_pool *pool, const float *log_mel, const float *dbfs, int frames,
+                                       long long first_frame, float *features);
+
 #endif

@@ -119,7 +119,7 @@ final class EventDetector {
         melBuffer.withUnsafeBufferPointer { mel in
             dbBuffer.withUnsafeBufferPointer { db in
                 classifier.classify(logMel: mel.baseAddress! + offset * bands, dbfs: db.baseAddress! + offset,
-                                    frames: frames)
+                                    frames: frames, firstFrame: start)
             }
         }
         lastWindowStart = start

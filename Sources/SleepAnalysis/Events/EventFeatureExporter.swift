@@ -52,7 +52,7 @@ public struct EventFeatureExporter: Sendable {
                 for (start, frames) in starts {
                     features.withUnsafeMutableBufferPointer { out in
                         pooling.pool(logMel: mel.baseAddress! + Int(start) * bands, dbfs: db.baseAddress! + Int(start),
-                                     frames: frames, into: out.baseAddress!)
+                                     frames: frames, firstFrame: start, into: out.baseAddress!)
                     }
                     windows.append(features)
                 }

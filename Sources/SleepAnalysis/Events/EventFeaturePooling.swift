@@ -38,9 +38,14 @@ final class EventFeaturePooling {
     }
 
     /// Pools `frames` frames (1...`maximumFrames`) into `features` (`featureCount` values).
-    func pool(logMel: UnsafePointer<Float>, dbfs: UnsafePointer<Float>, frames: Int,
+    ///
+    /// - Parameter firstFrame: The number of the window's first frame in its stream (0, 1, …), so that what
+    ///   depends on one frame alone is computed once for the two overlapping windows that share it
+    ///   (`sa_event_pool_compute_stream`; the features are the same either way). Every window pooled by one
+    ///   instance must come from one stream. Nil: nothing is kept.
+    func pool(logMel: UnsafePointer<Float>, dbfs: UnsafePointer<Float>, frames: Int, firstFrame: Int64? = nil,
               into features: UnsafeMutablePointer<Float>) {
-        let status = sa_event_pool_compute(pool, logMel, dbfs, Int32(frames), features)
+        let status = sa_event_pool_compute_stream(pool, logMel, dbfs, Int32(frames), firstFrame ?? -1, features)
         precondition(status == SA_OK, "window length is checked by the caller")
     }
 }

@@ -131,10 +131,13 @@ final class EventWindowClassifier {
     ///   - logMel: Frame-major natural-log mel energies, `frames * melBandCount` values.
     ///   - dbfs: One level per frame.
     ///   - frames: Frames in the window, 1...`model.windowFrames`.
-    func classify(logMel: UnsafePointer<Float>, dbfs: UnsafePointer<Float>, frames: Int) {
+    ///   - firstFrame: The number of the window's first frame in the stream (every window classified by one
+    ///     classifier must come from one stream), or nil (see `EventFeaturePooling.pool`).
+    func classify(logMel: UnsafePointer<Float>, dbfs: UnsafePointer<Float>, frames: Int, firstFrame: Int64? = nil) {
         windowsClassified += 1
         features.withUnsafeMutableBufferPointer { featureBuffer in
-            pooling.pool(logMel: logMel, dbfs: dbfs, frames: frames, into: featureBuffer.baseAddress!)
+            pooling.pool(logMel: logMel, dbfs: dbfs, frames: frames, firstFrame: firstFrame,
+                         into: featureBuffer.baseAddress!)
             let members = probabilities.withUnsafeMutableBufferPointer { output in
                 forward(logMel: logMel, frames: frames, statistics: featureBuffer.baseAddress!,
                         into: output.baseAddress!)
