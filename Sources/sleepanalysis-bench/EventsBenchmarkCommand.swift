@@ -32,8 +32,10 @@ enum EventsBenchmarkCommand {
                     format: "events engine: %.3f s CPU per hour of audio (detector), front end %.3f s, %d events",
                     result.detectorSeconds * perHour, result.frontEndSeconds * perHour, result.eventCount)
                     + (byType.isEmpty ? "" : " (\(byType))")
-                    + String(format: "; every network ran on %d of %d windows (%.1f %%)", result.windowsWithEveryMember,
-                             result.windowCount, 100 * Double(result.windowsWithEveryMember) / Double(max(1, result.windowCount))))
+                    + String(
+                        format: "; every network ran on %d of %d windows (%.1f %%)", result.windowsWithEveryMember,
+                        result.windowCount,
+                        100 * Double(result.windowsWithEveryMember) / Double(max(1, result.windowCount))))
             return 0
         } catch {
             FileHandle.standardError.write(Data("sleepanalysis-bench events: \(error)\n".utf8))

@@ -15,8 +15,9 @@ public enum EventEngineBenchmark {
         public var eventCount: Int
         /// The same events counted by type.
         public var eventCountByType: [EventType: Int]
-        /// Windows classified, and those on which every network of the model ran (fewer with a cascade gate).
+        /// Windows classified.
         public var windowCount: Int
+        /// Windows on which every network of the model ran (fewer than `windowCount` with a cascade gate).
         public var windowsWithEveryMember: Int
     }
 

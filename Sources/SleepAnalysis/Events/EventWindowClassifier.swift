@@ -2,7 +2,7 @@ import CSleepDSP
 import Foundation
 
 /// Runs the event model on one window of front-end frames: pools the frames into the feature vector
-/// (`sa_event_pool_compute`) and evaluates the network: `sa_event_net_forward` (convolutions over the window's
+/// (`sa_event_pool_compute_stream`) and evaluates the network: `sa_event_net_forward` (convolutions over the window's
 /// reduced log-mel spectrogram joined with the statistics) for a version-2 model, `sa_mlp_forward` (statistics
 /// alone) for a version-1 model; an ensemble's member outputs are averaged (with a cascade gate, only on windows
 /// where the first member hears an event; see `EventClassifierModel.cascadeGate`). Owns its C state; not shared
@@ -157,8 +157,8 @@ final class EventWindowClassifier {
         logMel.withUnsafeBufferPointer { window in
             model.referenceInput.withUnsafeBufferPointer { statistics in
                 output.withUnsafeMutableBufferPointer { out in
-                    _ = forward(logMel: window.baseAddress, frames: model.windowFrames, statistics: statistics.baseAddress!,
-                            into: out.baseAddress!)
+                    _ = forward(logMel: window.baseAddress, frames: model.windowFrames,
+                                statistics: statistics.baseAddress!, into: out.baseAddress!)
                 }
             }
         }
