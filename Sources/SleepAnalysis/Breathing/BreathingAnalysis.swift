@@ -54,10 +54,7 @@ public enum BreathingAnalysis {
                 pending.removeFirst(count)
                 sent += count
             }
-            while let block = try reader.read(maxFrames: second) {
-                let mono = reader.channelCount == 1 ? block : stride(from: 0, to: block.count, by: 2).map {
-                    (block[$0] + block[$0 + 1]) / 2
-                }
+            while let mono = try reader.readMono(maxFrames: second) {
                 pending += try resampler.process(mono)
                 while pending.count >= second { try send(second) }
             }

@@ -88,6 +88,16 @@ final class AudioFileReader {
         return block
     }
 
+    /// Reads up to `maxFrames` frames mixed to mono (a stereo frame becomes the mean of its two samples); returns
+    /// nil at the end of the file.
+    ///
+    /// - Throws: The errors of `read(maxFrames:)`.
+    func readMono(maxFrames: Int) throws -> [Float]? {
+        guard let block = try read(maxFrames: maxFrames) else { return nil }
+        guard channelCount == 2 else { return block }
+        return stride(from: 0, to: block.count, by: 2).map { (block[$0] + block[$0 + 1]) * 0.5 }
+    }
+
     /// Reads 16-bit frames with `sf_readf_short` and scales them to −1...1 into `block`.
     private func readPcm16(_ handle: OpaquePointer, into block: inout [Float], maxFrames: Int) -> sf_count_t {
         let samples = maxFrames * channelCount

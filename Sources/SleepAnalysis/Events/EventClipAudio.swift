@@ -18,18 +18,7 @@ enum EventClipAudio {
         let reader = try AudioFileReader(url: url)
         var samples: [Float] = []
         samples.reserveCapacity(Int(reader.frameCount))
-        while let block = try reader.read(maxFrames: 65_536) {
-            if reader.channelCount == 1 {
-                samples.append(contentsOf: block)
-            } else {
-                let channels = reader.channelCount
-                for frame in 0..<(block.count / channels) {
-                    var sum: Float = 0
-                    for channel in 0..<channels { sum += block[frame * channels + channel] }
-                    samples.append(sum / Float(channels))
-                }
-            }
-        }
+        while let block = try reader.readMono(maxFrames: 65_536) { samples.append(contentsOf: block) }
         if Int(reader.sampleRate) != AudioBatch.sampleRate {
             samples = try resampled(samples, from: reader.sampleRate, url: url)
         }

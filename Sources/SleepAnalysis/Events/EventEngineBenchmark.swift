@@ -64,11 +64,7 @@ public enum EventEngineBenchmark {
         var finished = false
         return try measure(model: model) {
             while pending.count < AudioBatch.standardLength, !finished {
-                if let block = try reader.read(maxFrames: 16_384) {
-                    let channels = reader.channelCount
-                    let mono = channels == 1 ? block : stride(from: 0, to: block.count, by: channels).map {
-                        (block[$0] + block[$0 + 1]) * 0.5
-                    }
+                if let mono = try reader.readMono(maxFrames: 16_384) {
                     pending += try resampler.process(mono)
                 } else {
                     pending += try resampler.flush()

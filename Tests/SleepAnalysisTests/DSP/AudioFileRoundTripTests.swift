@@ -24,6 +24,22 @@ final class AudioFileRoundTripTests: XCTestCase {
         }
     }
 
+    func test_readMono_averages_a_stereo_frame_and_passes_mono_through() throws {
+        let stereo: [Float] = [0.5, -0.25, 0.125, 0.125, -1, 0.5].map { $0 * 32_767 / 32_768 }
+        for channels in [1, 2] {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("mono-\(UUID().uuidString).wav")
+            defer { try? FileManager.default.removeItem(at: url) }
+            let writer = try AudioFileWriter(url: url, sampleRate: 16_000, channelCount: channels, format: .wav16)
+            try writer.write(stereo)
+            try writer.close()
+            let exact = try XCTUnwrap(try AudioFileReader(url: url).read(maxFrames: 100))
+            let expected = channels == 1 ? exact : (0..<3).map { (exact[2 * $0] + exact[2 * $0 + 1]) / 2 }
+            let reader = try AudioFileReader(url: url)
+            XCTAssertEqual(try reader.readMono(maxFrames: 100), expected, "\(channels) ch")
+            XCTAssertNil(try reader.readMono(maxFrames: 100))
+        }
+    }
+
     func test_writer_rejects_bad_rate_and_partial_frames() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).wav")
         defer { try? FileManager.default.removeItem(at: url) }

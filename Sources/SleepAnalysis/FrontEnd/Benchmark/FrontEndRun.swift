@@ -36,7 +36,6 @@ public enum FrontEndRun {
     /// - Throws: `SleepCycleSdkError.invalidInput` for an unreadable file.
     public static func run(file: URL, stages: Stages, blockFrames: Int = 16_384) throws -> Summary {
         let reader = try AudioFileReader(url: file)
-        let channels = reader.channelCount
         let resampler = try Resampler(inputRate: reader.sampleRate, outputRate: 16_000, channelCount: 1)
         let frontEnd = try FrontEnd()
         var checksum = 0.0
@@ -46,10 +45,7 @@ public enum FrontEndRun {
             frames += Int64(block.frameCount)
             checksum += Double(block.dbSpl.reduce(0, +)) + Double(block.logMel.last ?? 0) + Double(block.dbfs.last ?? 0)
         }
-        while let block = try reader.read(maxFrames: blockFrames) {
-            let mono = channels == 1 ? block : stride(from: 0, to: block.count, by: channels).map {
-                (block[$0] + block[$0 + 1]) * 0.5
-            }
+        while let mono = try reader.readMono(maxFrames: blockFrames) {
             switch stages {
             case .read:
                 checksum += Double(mono.first ?? 0)
