@@ -7,15 +7,17 @@ import Foundation
 /// header (classes, sizes, thresholds, tensor table, payload checksum) and the float32 tensors it lists.
 /// Version 1 is a multilayer perceptron over the pooled window statistics; version 2 adds a convolutional front
 /// over the window's reduced log-mel spectrogram (`sa_event_net`), whose summary joins the statistics. A file may
-/// hold several networks of one shape (an ensemble, header `members`): the classifier averages their outputs, on
-/// every window or, with a cascade gate (header `cascadeGate`), only where the first network hears an event.
+/// hold several networks (an ensemble, header `members`), whose convolutional fronts may differ (header
+/// `memberConvolutions`): the classifier averages their outputs, on every window or, with a cascade gate (header
+/// `cascadeGate`), only where the first network hears an event, and per type over all members or over the set the
+/// header's `memberTypes` lists for it.
 public final class EventClassifierModel: Sendable {
     /// The file's magic bytes.
     static let magic = Array("SAEVTMDL".utf8)
     /// The file versions this build reads (1: perceptron over the statistics, 2: with the convolutional front).
     static let supportedVersions: ClosedRange<UInt32> = 1...2
 
-    /// The convolutional front of a version-2 model.
+    /// The convolutional front of a version-2 model's network.
     struct Convolution: Sendable {
         /// Mel bands per input frame, and the band and frame groups averaged into one input value.
         let melBands: Int
@@ -32,10 +34,21 @@ public final class EventClassifierModel: Sendable {
         /// A window of log-mel frames (`windowFrames` x `melBands`) the training tool classified: with
         /// `referenceInput` (its statistics) it gives `referenceOutput`.
         let referenceLogMel: [Float]
+
+        /// Whether a network with this front reads the same input as one with `other` (same patch reduction and
+        /// standardisation), so that the two can share it.
+        func readsTheSameInput(as other: Convolution) -> Bool {
+            melBands == other.melBands && bandGroup == other.bandGroup && frameGroup == other.frameGroup
+                && patchMean == other.patchMean && patchStd == other.patchStd
+        }
     }
 
     /// The weights of one network of the ensemble.
     struct Member: Sendable {
+        /// The network's convolutional front (nil for a version-1 model).
+        let convolution: Convolution?
+        /// Dense layer sizes, input first (the statistics, after the convolution summary when there is one).
+        let layerSizes: [Int]
         /// Weights (output x input x 3 along time, or output x input x 3 along band x 3 along time) and biases per
         /// convolution, batch normalisation folded in (empty for a version-1 model).
         let convolutionWeights: [[Float]]
@@ -56,12 +69,16 @@ public final class EventClassifierModel: Sendable {
     let windowHopFrames: Int
     /// Log-mel values are clamped to this before pooling.
     let logFloor: Float
-    /// The convolutional front, if the model has one.
-    let convolution: Convolution?
-    /// Dense layer sizes, input first (the statistics, after the convolution summary when there is one).
-    let layerSizes: [Int]
+    /// The first network's convolutional front, if the model has one.
+    var convolution: Convolution? { members[0].convolution }
+    /// The first network's dense layer sizes, input first.
+    var layerSizes: [Int] { members[0].layerSizes }
     /// The networks whose outputs are averaged (at least one).
     let members: [Member]
+    /// For each output, which members' outputs are averaged into it (every member, unless the file's
+    /// `memberTypes` lists the output's type; member 0 is always among them). With a cascade gate, only the
+    /// listed members that ran count.
+    let outputMembers: [[Int]]
     /// When set, the members after the first run only on windows where the first member's highest event
     /// probability is at least this value (elsewhere the first member's output is the model's); nil: all members
     /// run on every window.
@@ -144,40 +161,49 @@ public final class EventClassifierModel: Sendable {
         }
         cascadeGate = header.cascadeGate
         func prefix(_ member: Int) -> String { member == 0 ? "" : "member\(member)." }
-        var convolutionWeights = [[[Float]]](repeating: [], count: memberCount)
-        var convolutionBiases = [[[Float]]](repeating: [], count: memberCount)
-        if let spec = header.convolution {
-            guard file.version >= 2 else { throw fail("a convolution needs file version 2") }
-            let inputBands = spec.bandGroup > 0 ? spec.melBands / spec.bandGroup : 0
-            guard inputBands > 0, spec.melBands % spec.bandGroup == 0, spec.frameGroup > 0,
-                windowFrames % spec.frameGroup == 0, !spec.channels.isEmpty, spec.channels.allSatisfy({ $0 > 0 })
-            else { throw fail("invalid convolution sizes") }
-            let bandTime = spec.bandTime ?? false
-            let taps = bandTime ? 9 : 3
-            for member in 0..<memberCount {
+        let specs: [EventModelHeader.Convolution?]
+        if let perMember = header.memberConvolutions {
+            guard perMember.count == memberCount, perMember.first == header.convolution else {
+                throw fail("memberConvolutions must list every member, the first being `convolution`")
+            }
+            specs = perMember
+        } else {
+            specs = Array(repeating: header.convolution, count: memberCount)
+        }
+        let referenceLogMel = header.convolution == nil
+            ? [] : try file.tensor("referenceLogMel", count: windowFrames * (header.convolution?.melBands ?? 0))
+        var members: [Member] = []
+        for (member, spec) in specs.enumerated() {
+            var front: Convolution?
+            var convolutionWeights: [[Float]] = []
+            var convolutionBiases: [[Float]] = []
+            var layerSizes = [featureCount] + header.hidden + [header.classes.count]
+            if let spec {
+                guard file.version >= 2 else { throw fail("a convolution needs file version 2") }
+                let inputBands = spec.bandGroup > 0 ? spec.melBands / spec.bandGroup : 0
+                guard inputBands > 0, spec.melBands % spec.bandGroup == 0, spec.frameGroup > 0,
+                    spec.melBands == header.convolution?.melBands,
+                    windowFrames % spec.frameGroup == 0, !spec.channels.isEmpty, spec.channels.allSatisfy({ $0 > 0 })
+                else { throw fail("invalid convolution sizes") }
+                let bandTime = spec.bandTime ?? false
+                let taps = bandTime ? 9 : 3
                 for (layer, channels) in spec.channels.enumerated() {
                     let inputs = layer == 0 ? (bandTime ? 1 : inputBands) : spec.channels[layer - 1]
-                    convolutionWeights[member].append(
+                    convolutionWeights.append(
                         try file.tensor("\(prefix(member))conv\(layer).weight", count: channels * inputs * taps))
-                    convolutionBiases[member].append(
-                        try file.tensor("\(prefix(member))conv\(layer).bias", count: channels))
+                    convolutionBiases.append(try file.tensor("\(prefix(member))conv\(layer).bias", count: channels))
                 }
+                // A member's own patch standardisation, else the file's (members with one front share it).
+                let patchPrefix = file.contains("\(prefix(member))patchMean") ? prefix(member) : ""
+                let patchStd = try file.tensor("\(patchPrefix)patchStd", count: inputBands)
+                guard patchStd.allSatisfy({ $0 > 0 }) else { throw fail("invalid patch standardisation") }
+                front = Convolution(
+                    melBands: spec.melBands, bandGroup: spec.bandGroup, frameGroup: spec.frameGroup,
+                    channels: spec.channels, bandTime: bandTime,
+                    patchMean: try file.tensor("\(patchPrefix)patchMean", count: inputBands), patchStd: patchStd,
+                    referenceLogMel: referenceLogMel)
+                layerSizes[0] = 2 * spec.channels[spec.channels.count - 1] + featureCount
             }
-            let patchStd = try file.tensor("patchStd", count: inputBands)
-            guard patchStd.allSatisfy({ $0 > 0 }) else { throw fail("invalid patch standardisation") }
-            convolution = Convolution(
-                melBands: spec.melBands, bandGroup: spec.bandGroup, frameGroup: spec.frameGroup,
-                channels: spec.channels, bandTime: bandTime,
-                patchMean: try file.tensor("patchMean", count: inputBands), patchStd: patchStd,
-                referenceLogMel: try file.tensor("referenceLogMel", count: windowFrames * spec.melBands))
-            layerSizes = [2 * spec.channels[spec.channels.count - 1] + featureCount] + header.hidden
-                + [header.classes.count]
-        } else {
-            convolution = nil
-            layerSizes = [featureCount] + header.hidden + [header.classes.count]
-        }
-        var members: [Member] = []
-        for member in 0..<memberCount {
             var weights: [[Float]] = []
             var biases: [[Float]] = []
             for layer in 0..<(layerSizes.count - 1) {
@@ -185,10 +211,22 @@ public final class EventClassifierModel: Sendable {
                                                count: layerSizes[layer + 1] * layerSizes[layer]))
                 biases.append(try file.tensor("\(prefix(member))dense\(layer).bias", count: layerSizes[layer + 1]))
             }
-            members.append(Member(convolutionWeights: convolutionWeights[member],
-                                  convolutionBiases: convolutionBiases[member], weights: weights, biases: biases))
+            members.append(Member(convolution: front, layerSizes: layerSizes, convolutionWeights: convolutionWeights,
+                                  convolutionBiases: convolutionBiases, weights: weights, biases: biases))
         }
         self.members = members
+        var outputMembers = [[Int]](repeating: Array(0..<memberCount), count: header.classes.count)
+        for (typeName, listed) in header.memberTypes ?? [:] {
+            guard let output = header.classes.firstIndex(of: typeName), output > 0 else {
+                throw fail("memberTypes names an unknown type \(typeName)")
+            }
+            let chosen = Array(Set(listed)).sorted()
+            guard chosen.first == 0, chosen.allSatisfy({ $0 < memberCount }) else {
+                throw fail("memberTypes for \(typeName) must hold member 0 and existing members only")
+            }
+            outputMembers[output] = chosen
+        }
+        self.outputMembers = outputMembers
         featureMean = try file.tensor("featureMean", count: featureCount)
         featureStd = try file.tensor("featureStd", count: featureCount)
         guard featureStd.allSatisfy({ $0 > 0 && $0.isFinite }) else { throw fail("invalid standardisation") }

@@ -10,7 +10,7 @@ struct EventModelHeader: Decodable {
 
     /// The convolutional front of a version-2 model (absent in version 1: the dense layers see the statistics
     /// alone).
-    struct Convolution: Decodable {
+    struct Convolution: Decodable, Equatable {
         /// Mel bands per input frame.
         var melBands: Int
         /// Bands averaged into one network input band.
@@ -25,10 +25,17 @@ struct EventModelHeader: Decodable {
     }
 
     var classes: [String]
+    /// The convolutional front (of member 0 when `memberConvolutions` is present).
     var convolution: Convolution?
-    /// Networks of the same shape whose outputs are averaged (absent: one). Member 0's tensors have plain names,
-    /// member k's are prefixed `member<k>.`.
+    /// Networks whose outputs are averaged (absent: one). Member 0's tensors have plain names, member k's are
+    /// prefixed `member<k>.`.
     var members: Int?
+    /// Each member's convolutional front, when they differ (absent: every member has `convolution`). A member whose
+    /// front differs from member 0's has its own patch standardisation (`member<k>.patchMean`, `.patchStd`).
+    var memberConvolutions: [Convolution]?
+    /// Per-type member sets (absent: every type averages every member that ran): a type listed here is the mean of
+    /// the listed members that ran; each set holds member 0.
+    var memberTypes: [String: [Int]]?
     /// A cascade over the members (absent: every member runs on every window): the members after the first run only
     /// on windows where the first member's highest event probability reaches this value; on the others the first
     /// member's output stands.
@@ -97,6 +104,9 @@ struct EventModelFile {
         }
         self.tensors = tensors
     }
+
+    /// Whether the file holds a tensor of this name.
+    func contains(_ tensorName: String) -> Bool { tensors[tensorName] != nil }
 
     /// A tensor's values, checked for length and finiteness.
     func tensor(_ tensorName: String, count: Int) throws -> [Float] {

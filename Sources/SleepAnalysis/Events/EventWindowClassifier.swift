@@ -5,8 +5,8 @@ import Foundation
 /// (`sa_event_pool_compute_stream`) and evaluates the network: `sa_event_net_forward` (convolutions over the window's
 /// reduced log-mel spectrogram joined with the statistics) for a version-2 model, `sa_mlp_forward` (statistics
 /// alone) for a version-1 model; an ensemble's member outputs are averaged (with a cascade gate, only on windows
-/// where the first member hears an event; see `EventClassifierModel.cascadeGate`). Owns its C state; not shared
-/// between threads.
+/// where the first member hears an event; see `EventClassifierModel.cascadeGate`), per output over the members
+/// `EventClassifierModel.outputMembers` lists. Owns its C state; not shared between threads.
 final class EventWindowClassifier {
     /// The model the classifier was built from.
     let model: EventClassifierModel
@@ -17,8 +17,15 @@ final class EventWindowClassifier {
     private var perceptrons: [OpaquePointer?] = []
     private var convolutionalNetworks: [OpaquePointer?] = []
     private var memberOutput: [Float]
-    /// The convolutional members' shared input (the window's standardised patch).
-    private var networkInput: [Float] = []
+    /// The convolutional members' inputs (a window's standardised patch), one per distinct patch layout: members
+    /// with the same front and patch standardisation share one.
+    private var networkInputs: [[Float]] = []
+    /// Which of `networkInputs` each convolutional member reads, and whether it is ready for the current window.
+    private var inputOfMember: [Int] = []
+    private var inputReady: [Bool] = []
+    /// Per member after the first, whether its output enters each model output; per output, 1 / its member count.
+    private let memberEntersOutput: [[Bool]]
+    private let outputScale: [Float]
     /// The features of the last classified window.
     private(set) var features: [Float]
     /// The probabilities of the last classified window (one per model output).
@@ -40,22 +47,33 @@ final class EventWindowClassifier {
         features = [Float](repeating: 0, count: model.featureCount)
         probabilities = [Float](repeating: 0, count: model.outputNames.count)
         memberOutput = probabilities
+        memberEntersOutput = model.members.indices.map { member in model.outputMembers.map { $0.contains(member) } }
+        outputScale = model.outputMembers.map { 1 / Float($0.count) }
         pooling = try EventFeaturePooling(melBandCount: melBandCount, maximumFrames: model.windowFrames,
                                           logFloor: model.logFloor)
         guard pooling.featureCount == model.featureCount else {
             throw SleepCycleSdkError.modelIntegrityCheckFailed(
                 "events: the model expects \(model.featureCount) features, pooling gives \(pooling.featureCount)")
         }
-        if let convolution = model.convolution {
-            guard convolution.melBands == melBandCount else {
-                throw SleepCycleSdkError.modelIntegrityCheckFailed(
-                    "events: the model expects \(convolution.melBands) mel bands, the front end gives \(melBandCount)")
-            }
+        if model.convolution != nil {
+            var inputLayouts: [EventClassifierModel.Convolution] = []
             for member in model.members {
+                guard let convolution = member.convolution, convolution.melBands == melBandCount else {
+                    throw SleepCycleSdkError.modelIntegrityCheckFailed(
+                        "events: the model's networks expect \(member.convolution?.melBands ?? 0) mel bands, the front "
+                            + "end gives \(melBandCount)")
+                }
                 let network = try Self.makeConvolutionalNetwork(model: model, convolution: convolution, member: member)
                 convolutionalNetworks.append(network)
+                if let shared = inputLayouts.firstIndex(where: { $0.readsTheSameInput(as: convolution) }) {
+                    inputOfMember.append(shared)
+                } else {
+                    inputOfMember.append(inputLayouts.count)
+                    inputLayouts.append(convolution)
+                    networkInputs.append([Float](repeating: 0, count: Int(sa_event_net_input_size(network))))
+                }
             }
-            networkInput = [Float](repeating: 0, count: Int(sa_event_net_input_size(convolutionalNetworks[0])))
+            inputReady = [Bool](repeating: false, count: networkInputs.count)
         } else {
             for member in model.members { perceptrons.append(try Self.makePerceptron(model: model, member: member)) }
         }
@@ -71,7 +89,7 @@ final class EventWindowClassifier {
         -> OpaquePointer?
     {
         var handle: OpaquePointer?
-        let sizes = model.layerSizes.map { Int32($0) }
+        let sizes = member.layerSizes.map { Int32($0) }
         let status = withPointers(member.weights) { weights in
             withPointers(member.biases) { biases in
                 sa_mlp_init(&handle, Int32(sizes.count - 1), sizes, weights, biases, model.featureMean,
@@ -90,7 +108,7 @@ final class EventWindowClassifier {
         guard convolution.channels.count <= Int(SA_EVENT_NET_MAX_CONVS) else {
             throw SleepCycleSdkError.modelIntegrityCheckFailed("events: too many convolutions")
         }
-        let denseSizes = model.layerSizes.dropFirst().map { Int32($0) }
+        let denseSizes = member.layerSizes.dropFirst().map { Int32($0) }
         var channels = [Int32](repeating: 0, count: Int(SA_EVENT_NET_MAX_CONVS))
         for (index, count) in convolution.channels.enumerated() { channels[index] = Int32(count) }
         var handle: OpaquePointer?
@@ -166,43 +184,51 @@ final class EventWindowClassifier {
     }
 
     /// Writes the members' mean softmax output for one window (`logMel` is ignored by a version-1 model), or the
-    /// first member's output alone when the model's cascade gate holds the others back. The convolutional members
-    /// share one network input (they have the same patch standardisation). Returns how many members ran.
+    /// first member's output alone when the model's cascade gate holds the others back; an output that
+    /// `EventClassifierModel.outputMembers` gives a subset of the members is their mean. Members with the same patch
+    /// layout share one network input. Returns how many members ran.
     private func forward(
         logMel: UnsafePointer<Float>?, frames: Int, statistics: UnsafePointer<Float>,
         into output: UnsafeMutablePointer<Float>
     ) -> Int {
         let count = model.outputNames.count
-        let convolutional = !convolutionalNetworks.isEmpty
-        let networks = convolutional ? convolutionalNetworks : perceptrons
-        var evaluatedCount = 0
-        networkInput.withUnsafeMutableBufferPointer { input in
-            if convolutional {
-                let prepared = sa_event_net_input(networks[0], logMel, Int32(frames), input.baseAddress)
-                precondition(prepared == SA_OK, "a window of 1...windowFrames frames")
+        for slot in inputReady.indices { inputReady[slot] = false }
+        run(member: 0, logMel: logMel, frames: frames, statistics: statistics, into: output)
+        let memberCount = model.members.count
+        guard memberCount > 1 else { return 1 }
+        if let gate = model.cascadeGate, Self.highestEvent(output, count: count) < gate { return 1 }
+        memberOutput.withUnsafeMutableBufferPointer { member in
+            for position in 1..<memberCount {
+                run(member: position, logMel: logMel, frames: frames, statistics: statistics, into: member.baseAddress!)
+                let enters = memberEntersOutput[position]
+                for index in 0..<count where enters[index] { output[index] += member[index] }
             }
-            memberOutput.withUnsafeMutableBufferPointer { member in
-                for (position, network) in networks.enumerated() {
-                    if position == 1, let gate = model.cascadeGate, Self.highestEvent(output, count: count) < gate {
-                        break
-                    }
-                    let target = position == 0 ? output : member.baseAddress!
-                    let evaluated = if convolutional {
-                        sa_event_net_forward_input(network, input.baseAddress, statistics, target)
-                    } else {
-                        sa_mlp_forward(network, statistics, target)
-                    }
-                    precondition(evaluated == SA_OK, "network state is valid after init")
-                    if position > 0 { for index in 0..<count { output[index] += member[index] } }
-                    evaluatedCount += 1
+        }
+        for index in 0..<count { output[index] *= outputScale[index] }
+        return memberCount
+    }
+
+    /// Runs one member on the window, preparing its network input first if no member before it did.
+    private func run(
+        member position: Int, logMel: UnsafePointer<Float>?, frames: Int, statistics: UnsafePointer<Float>,
+        into target: UnsafeMutablePointer<Float>
+    ) {
+        let evaluated: sa_status
+        if convolutionalNetworks.isEmpty {
+            evaluated = sa_mlp_forward(perceptrons[position], statistics, target)
+        } else {
+            let network = convolutionalNetworks[position]
+            let slot = inputOfMember[position]
+            evaluated = networkInputs[slot].withUnsafeMutableBufferPointer { input in
+                if !inputReady[slot] {
+                    let prepared = sa_event_net_input(network, logMel, Int32(frames), input.baseAddress)
+                    precondition(prepared == SA_OK, "a window of 1...windowFrames frames")
+                    inputReady[slot] = true
                 }
+                return sa_event_net_forward_input(network, input.baseAddress, statistics, target)
             }
         }
-        if evaluatedCount > 1 {
-            let scale = 1 / Float(evaluatedCount)
-            for index in 0..<count { output[index] *= scale }
-        }
-        return evaluatedCount
+        precondition(evaluated == SA_OK, "network state is valid after init")
     }
 
     /// The highest probability among the event outputs (every output but the first, "no event").
