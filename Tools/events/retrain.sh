@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Retrain the event model from a labelled clip set and rewrite Models/events.bin and its figures.
 # Usage (from the repository root): Tools/events/retrain.sh [CLIP_DIR]   (default ../shared/data/audio)
-# Needs Python 3 with numpy, scipy, scikit-learn, soundfile and torch (CPU), all from PyPI. About four hours on two
-# cores (the cross-validation of each band-and-time network takes about 40 to 100 minutes, its final training 15).
+# Needs Python 3 with numpy, scipy, scikit-learn, soundfile and torch (CPU), all from PyPI. Two to five hours on two
+# cores (the cross-validation of each network takes about 20 to 100 minutes, depending on the machine's load, and
+# its final training 5 to 15).
 set -euo pipefail
 DATA="${1:-../shared/data/audio}"
 W="${TMPDIR:-/tmp}/sleepanalysis-events"
@@ -15,24 +16,32 @@ for seed in 1 2; do
         --out "$W/dataset$seed.npz" --binary .build/release/sleepanalysis --log-mel --seed "$seed"
 done
 DATASETS="$W/dataset1.npz,$W/dataset2.npz"
-# Two networks of 3 x 3 convolutions over band and time (8, 16, 32 channels; seeds 0 and 100), each trained on
-# every window and on shifted and equalised copies of it, with grouped cross-validation (fold models and
-# out-of-fold probabilities kept).
+# Three networks, each trained on every window and on shifted and equalised copies of it, with grouped
+# cross-validation (fold models and out-of-fold probabilities kept): two of 3 x 3 convolutions over band and time
+# (8, 16, 32 channels; seeds 0 and 100) and one of kernel-3 convolutions over time reading all 64 mel bands (32, 48,
+# 64 channels; seed 0).
 for seed in 0 100; do
     python3 Tools/events/train.py --data "$DATASETS" --manifest "$M" --members 1 --conv2d --channels 8,16,32 \
         --eq-copies 2 --eq-shift-bands 3 --seed "$seed" --cv --fold-models "$W/folds$seed" \
         --oof "$W/oof$seed.npz" --out "$W/events$seed.bin"
 done
-# One cascade of the two: the second network runs where the first gives an event type 0.2 or more. The fold models
-# and the out-of-fold probabilities are joined by the same rule, then the thresholds are tuned on the joined
-# probabilities (nested) and written into the model and the fold models.
+python3 Tools/events/train.py --data "$DATASETS" --manifest "$M" --members 1 --band-group 1 \
+    --eq-copies 2 --eq-shift-bands 3 --seed 0 --cv --fold-models "$W/folds1d" --oof "$W/oof1d.npz" \
+    --out "$W/events1d.bin"
+# One cascade of the three: the others run where the first gives an event type 0.2 or more; snoring is the mean of
+# the two band-and-time networks, every other type the mean of all three. The fold models and the out-of-fold
+# probabilities are joined by the same rule, then the thresholds are tuned on the joined probabilities (nested)
+# and written into the model and the fold models.
 GATE=0.2
-python3 Tools/events/merge_members.py --models "$W/events0.bin,$W/events100.bin" --gate "$GATE" \
-    --oof "$W/oof0.npz,$W/oof100.npz" --oof-out "$W/oof.npz" --out Models/events.bin
+TYPES="snoring=0,1"
+python3 Tools/events/merge_members.py --models "$W/events0.bin,$W/events100.bin,$W/events1d.bin" --gate "$GATE" \
+    --member-types "$TYPES" --oof "$W/oof0.npz,$W/oof100.npz,$W/oof1d.npz" --oof-out "$W/oof.npz" \
+    --out Models/events.bin
 mkdir -p "$W/folds"
 for fold in 0 1 2 3 4; do
-    python3 Tools/events/merge_members.py --models "$W/folds0/fold$fold.bin,$W/folds100/fold$fold.bin" \
-        --gate "$GATE" --out "$W/folds/fold$fold.bin"
+    python3 Tools/events/merge_members.py \
+        --models "$W/folds0/fold$fold.bin,$W/folds100/fold$fold.bin,$W/folds1d/fold$fold.bin" \
+        --gate "$GATE" --member-types "$TYPES" --out "$W/folds/fold$fold.bin"
 done
 python3 Tools/events/tune_thresholds.py --oof "$W/oof.npz" --manifest "$M" \
     --figures Models/events.figures.json --models Models/events.bin --fold-models "$W/folds"

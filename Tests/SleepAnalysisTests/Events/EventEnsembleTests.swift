@@ -10,8 +10,7 @@ final class EventEnsembleTests: XCTestCase {
     /// The bundled model's first network alone, and the same network with the output bias of snoring raised.
     private func singleAndShifted() throws -> (single: EventModelFileParts, shifted: EventModelFileParts) {
         var single = try EventModelFileParts.bundled()
-        single.header["members"] = nil
-        single.header["cascadeGate"] = nil
+        for key in ["members", "cascadeGate", "memberConvolutions", "memberTypes"] { single.header[key] = nil }
         single.tensors.removeAll { $0.name.hasPrefix("member") }
         let outputBias = try XCTUnwrap(single.tensors.last { $0.name.hasPrefix("dense") && $0.name.hasSuffix(".bias") })
             .name
