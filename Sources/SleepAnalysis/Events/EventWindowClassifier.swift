@@ -23,7 +23,7 @@ final class EventWindowClassifier {
     /// Which of `networkInputs` each convolutional member reads, and whether it is ready for the current window.
     private var inputOfMember: [Int] = []
     private var inputReady: [Bool] = []
-    /// Per member after the first, whether its output enters each model output; per output, 1 / its member count.
+    /// Per member, whether its output enters each model output; per output, 1 / its member count.
     private let memberEntersOutput: [[Bool]]
     private let outputScale: [Float]
     /// The features of the last classified window.
