@@ -9,16 +9,8 @@ import XCTest
 final class EventEnsembleTests: XCTestCase {
     /// The bundled model's first network alone, and the same network with the output bias of snoring raised.
     private func singleAndShifted() throws -> (single: EventModelFileParts, shifted: EventModelFileParts) {
-        var single = try EventModelFileParts.bundled()
-        for key in ["members", "cascadeGate", "memberConvolutions", "memberTypes"] { single.header[key] = nil }
-        single.tensors.removeAll { $0.name.hasPrefix("member") }
-        let outputBias = try XCTUnwrap(single.tensors.last { $0.name.hasPrefix("dense") && $0.name.hasSuffix(".bias") })
-            .name
-        var shifted = single
-        let index = try XCTUnwrap(shifted.tensors.firstIndex { $0.name == outputBias })
-        let snoring = try XCTUnwrap((single.header["classes"] as? [String])?.firstIndex(of: "snoring"))
-        shifted.tensors[index].values[snoring] += 3
-        return (single, shifted)
+        let single = try EventModelFileParts.bundledFirstNetwork()
+        return (single, try single.raisingOutputBias(of: "snoring", by: 3))
     }
 
     /// The two networks as members of one file.

@@ -7,24 +7,6 @@ import XCTest
 /// its own patch standardisation) and per-type member sets (header `memberTypes`): each output is the mean of the
 /// members listed for its type, and malformed headers are refused.
 final class EventMixedEnsembleTests: XCTestCase {
-    /// The bundled model's first network alone.
-    private func bandTimeNetwork() throws -> EventModelFileParts {
-        var single = try EventModelFileParts.bundled()
-        for key in ["members", "cascadeGate", "memberConvolutions", "memberTypes"] { single.header[key] = nil }
-        single.tensors.removeAll { $0.name.hasPrefix("member") }
-        return single
-    }
-
-    /// The same network with the output bias of snoring raised, so that its outputs differ.
-    private func shifted(_ single: EventModelFileParts) throws -> EventModelFileParts {
-        var shifted = single
-        let outputBias = try XCTUnwrap(single.tensors.last { $0.name.hasPrefix("dense") && $0.name.hasSuffix(".bias") })
-        let index = try XCTUnwrap(shifted.tensors.firstIndex { $0.name == outputBias.name })
-        let snoring = try XCTUnwrap((single.header["classes"] as? [String])?.firstIndex(of: "snoring"))
-        shifted.tensors[index].values[snoring] += 3
-        return shifted
-    }
-
     /// A network of another front: kernel-3 convolutions over time reading all 64 mel bands (4 and 6 channels),
     /// with random weights and its own patch standardisation, and the bundled network's later dense layers.
     private func overTimeNetwork(from single: EventModelFileParts) throws -> EventModelFileParts {
@@ -75,7 +57,7 @@ final class EventMixedEnsembleTests: XCTestCase {
 
     func test_mixedEnsemble_averagesNetworksOfDifferentFronts() throws {
         // Given a band-and-time network and a network over time with its own patch standardisation
-        let bandTime = try bandTimeNetwork()
+        let bandTime = try EventModelFileParts.bundledFirstNetwork()
         let overTime = try overTimeNetwork(from: bandTime)
         let first = try reference(bandTime)
         let second = try reference(overTime)
@@ -95,8 +77,8 @@ final class EventMixedEnsembleTests: XCTestCase {
 
     func test_memberTypes_takeATypesOutputFromItsMembersOnly() throws {
         // Given three networks: the bundled one, a copy that hears more snoring, one of another front
-        let bandTime = try bandTimeNetwork()
-        let louder = try shifted(bandTime)
+        let bandTime = try EventModelFileParts.bundledFirstNetwork()
+        let louder = try bandTime.raisingOutputBias(of: "snoring", by: 3)
         let overTime = try overTimeNetwork(from: bandTime)
         let outputs = try [bandTime, louder, overTime].map(reference)
         // When snoring is taken from the first two members only
@@ -115,17 +97,17 @@ final class EventMixedEnsembleTests: XCTestCase {
     }
 
     func test_memberTypes_withACascadeGate_leaveTheFirstMembersOutputWhereTheGateHolds() throws {
-        let bandTime = try bandTimeNetwork()
+        let bandTime = try EventModelFileParts.bundledFirstNetwork()
         let first = try reference(bandTime)
         let heard = try XCTUnwrap(first.dropFirst().max())
-        var parts = ensemble([bandTime, try shifted(bandTime), try overTimeNetwork(from: bandTime)])
+        var parts = ensemble([bandTime, try bandTime.raisingOutputBias(of: "snoring", by: 3), try overTimeNetwork(from: bandTime)])
         parts.header["memberTypes"] = ["snoring": [0, 1]]
         parts.header["cascadeGate"] = min(0.999, Double(heard) * 1.1 + 0.001)
         XCTAssertEqual(try reference(parts), first)
     }
 
     func test_load_refusesMalformedMemberFrontsAndSets() throws {
-        let bandTime = try bandTimeNetwork()
+        let bandTime = try EventModelFileParts.bundledFirstNetwork()
         let overTime = try overTimeNetwork(from: bandTime)
         let valid = ensemble([bandTime, overTime])
         XCTAssertNoThrow(try EventClassifierModel(data: try valid.data()))

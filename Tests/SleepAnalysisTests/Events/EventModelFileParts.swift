@@ -57,6 +57,24 @@ struct EventModelFileParts {
         return try EventModelFileParts(Data(contentsOf: url))
     }
 
+    /// The bundled model's first network alone: a single-network file (no ensemble headers, no member tensors).
+    static func bundledFirstNetwork() throws -> EventModelFileParts {
+        var single = try bundled()
+        for key in ["members", "cascadeGate", "memberConvolutions", "memberTypes"] { single.header[key] = nil }
+        single.tensors.removeAll { $0.name.hasPrefix("member") }
+        return single
+    }
+
+    /// The same file with the output layer's bias of one class raised, so that the network's outputs differ.
+    func raisingOutputBias(of className: String, by amount: Float) throws -> EventModelFileParts {
+        var changed = self
+        let outputBias = try XCTUnwrap(tensors.last { $0.name.hasPrefix("dense") && $0.name.hasSuffix(".bias") })
+        let index = try XCTUnwrap(changed.tensors.firstIndex { $0.name == outputBias.name })
+        let output = try XCTUnwrap((header["classes"] as? [String])?.firstIndex(of: className))
+        changed.tensors[index].values[output] += amount
+        return changed
+    }
+
     /// Whether a tensor belongs to a network (convolutions and dense layers), as opposed to shared tensors.
     static func isNetworkTensor(_ name: String) -> Bool { name.hasPrefix("conv") || name.hasPrefix("dense") }
 }

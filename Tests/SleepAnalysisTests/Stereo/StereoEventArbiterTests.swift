@@ -38,7 +38,7 @@ final class StereoEventArbiterTests: XCTestCase {
     )
         -> (primary: [Float], secondary: [Float])
     {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let count = seconds * rate
         var source = [Float](repeating: 0, count: count)
         for index in (rate * 3 / 2)..<(rate * 5 / 2) { source[index] = 0.3 * generator.nextSigned() }
@@ -243,21 +243,5 @@ final class StereoEventArbiterTests: XCTestCase {
         XCTAssertEqual(started.map(\.type), [.coughing], "the start is announced, for enabled types only")
         XCTAssertEqual(ended.map(\.type), [.coughing])
         XCTAssertEqual(ended.map(\.sessionId), [sessionId])
-    }
-}
-
-/// A small deterministic generator for test signals.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    /// A uniform value in −1…1.
-    mutating func nextSigned() -> Float {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Float(Double(z >> 11) / Double(1 << 53)) * 2 - 1
     }
 }

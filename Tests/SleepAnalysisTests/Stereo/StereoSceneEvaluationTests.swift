@@ -19,7 +19,7 @@ final class StereoSceneEvaluationTests: XCTestCase {
     /// (the far channel 40 samples later and at 0.4 of the amplitude), over quiet independent noise.
     private func writeScene() throws -> URL {
         let rate = AudioBatch.sampleRate
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         var interleaved = [Float](repeating: 0, count: 6 * rate * 2)
         for index in 0..<(6 * rate) {
             interleaved[2 * index] = 0.001 * generator.nextSigned()

@@ -11,4 +11,9 @@ struct SplitMix64: RandomNumberGenerator {
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
         return mixed ^ (mixed >> 31)
     }
+
+    /// A uniform value in −1…1 (from the top 53 bits of the next value).
+    mutating func nextSigned() -> Float {
+        Float(Double(next() >> 11) / Double(1 << 53)) * 2 - 1
+    }
 }
