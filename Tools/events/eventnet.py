@@ -10,6 +10,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+import clip_loss
 import eventdata as ed
 import teacher as teacher_targets
 
@@ -101,13 +102,15 @@ def spec_augment(P, rng):
 
 
 def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidden=(128, 64), lr=2e-3,
-        batch=256, mixup=0.0, variants=(), teacher=None, log=None, two_d=False):
+        batch=256, mixup=0.0, variants=(), teacher=None, log=None, two_d=False, bags=None, bag_batch=16):
     """Trains the network (AdamW, one-cycle schedule, class weights, label smoothing, SpecAugment-style masks).
     With `mixup` > 0, pairs of windows are blended (inputs and targets) with a Beta(mixup, mixup) weight.
     `variants` are other versions (X, P) of the same windows (e.g. `spectral_tilt` equalised): each time a window
     is drawn, it is the original half of the time and one of the variants otherwise.
     `teacher` (`teacher.Targets`, optional) adds the distillation terms: the teacher's class probabilities and
-    its embedding, for the windows that have them; windows labelled `teacher.UNLABELLED` learn from it alone."""
+    its embedding, for the windows that have them; windows labelled `teacher.UNLABELLED` learn from it alone.
+    `bags` (`clip_loss.Bags`, optional) adds the clip-level term: every step also draws `bag_batch` training clips
+    and scores each type's highest window probability in them."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     std = Standardiser(X, P)
@@ -151,6 +154,13 @@ def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidde
                 logits = net.out(h)
                 loss = F.cross_entropy(logits, yt[idx], weight=weights, label_smoothing=0.05,
                                        ignore_index=teacher_targets.UNLABELLED) + teacher.loss(idx, logits, h, head)
+            elif bags is not None:
+                flat, owner, labels = bags.draw(bag_batch, rng)
+                bp, bx = _bag_inputs(bags, flat, std, rng)
+                logits = net(torch.cat([pb, bp]), torch.cat([xb, bx]))
+                loss = F.cross_entropy(logits[:len(idx)], yt[idx], weight=weights, label_smoothing=0.05)
+                probabilities = torch.softmax(logits[len(idx):], dim=1)
+                loss = loss + bags.weight * clip_loss.loss(probabilities, owner, labels, bags.class_weights)
             else:
                 loss = F.cross_entropy(net(pb, xb), yt[idx], weight=weights, label_smoothing=0.05)
             opt.zero_grad()
@@ -162,6 +172,18 @@ def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidde
             log(f"  epoch {epoch + 1}: loss {total / len(y):.4f}")
     net.eval()
     return net, std
+
+
+def _bag_inputs(bags, flat, std, rng):
+    """The drawn bags' windows as network inputs: each window original or one of its equalised copies (half the
+    time each, as for the window batches), standardised, with the SpecAugment-style masks."""
+    X, P = bags.X[flat], bags.P[flat]
+    if bags.variants:
+        version = np.where(rng.random(len(flat)) < 0.5, 0, rng.integers(1, len(bags.variants) + 1, len(flat)))
+        for v, (Xv, Pv) in enumerate(bags.variants, start=1):
+            use = version == v
+            X[use], P[use] = Xv[flat[use]], Pv[flat[use]]
+    return torch.from_numpy(spec_augment(std.p(P), rng)), torch.from_numpy(std.x(X))
 
 
 def predict(model, X, P, batch=4096):

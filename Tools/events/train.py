@@ -16,6 +16,7 @@ import time
 import numpy as np
 from sklearn.neural_network import MLPClassifier
 
+import clip_loss
 import ensemble
 import eventdata as ed
 import eventnet
@@ -40,6 +41,11 @@ class Options:
         self.teacher = None  # (embeddings by clip file, soft weight, hint weight): distillation (--teacher)
         self.clip, self.rows = None, None  # each dataset window's manifest row, and the manifest (for the teacher)
         self.unlabelled = set()  # manifest rows whose windows learn from the teacher only (--teacher-bound)
+        self.clip_weight = 0.0  # weight of the clip-level term (clip_loss.py; --clip-loss-weight; 0: off)
+        self.full = None  # every window's (X, P), for the clip-level term's bags
+        self.item = None  # every window's clip or scene number (the bags)
+        self.bag_label = None  # every window's clip or scene class (clip_loss.bag_labels)
+        self.bag_mask = None  # windows whose clips may serve as bags (the training side of the split)
 
 
 def fit_model(X, P, y, seed, options, rows_used=None):
@@ -56,10 +62,15 @@ def fit_model(X, P, y, seed, options, rows_used=None):
         for k in range(options.members):
             equalised = k >= options.members - options.equalised_members
             variants = [(Xv[rows_used], Pv[rows_used]) for Xv, Pv in options.variants] if equalised else []
+            bags = None
+            if options.clip_weight > 0:
+                label = np.where(options.bag_mask, options.bag_label, -1)
+                bags = clip_loss.Bags(*options.full, options.variants if equalised else [], options.item, label,
+                                      options.clip_weight)
             members.append(eventnet.fit(X, P, y, seed + 1000 * k, epochs=options.epochs,
                                         weight_power=options.weight_power, channels=options.channels,
                                         hidden=options.hidden, mixup=options.mixup, variants=variants,
-                                        teacher=targets, two_d=options.two_d))
+                                        teacher=targets, two_d=options.two_d, bags=bags))
         return ("conv", members)
     return ("mlp", fit(X, y, seed, options.hidden, options.epochs))
 
@@ -254,6 +265,9 @@ def main():
                     help="diagnostic upper bound, NOT a held-out figure: each fold also trains on its held-out clean "
                          "clips with the teacher's probabilities alone (labels unused), as a transfer set of the "
                          "very audio scored would")
+    ap.add_argument("--clip-loss-weight", type=float, default=0.0,
+                    help="weight of the clip-level term (clip_loss.py: each type's highest window probability in "
+                         "a training clip against the clip's label; 0: off)")
     ap.add_argument("--seed", type=int, default=0,
                     help="base seed of the networks (fold k's model is seeded with seed + k, the final one with seed)")
     ap.add_argument("--threshold", type=float, default=0.5)
@@ -283,6 +297,9 @@ def main():
     item = np.concatenate([p["item"] + o for p, o in zip(parts, offsets)])
     rows = ed.read_manifest(args.manifest)
     options.clip, options.rows = clip, rows
+    if args.clip_loss_weight > 0:
+        options.clip_weight, options.full, options.item = args.clip_loss_weight, (X, P), item
+        options.bag_label = clip_loss.bag_labels(clip, kind, rows)
     if args.teacher_bound and not args.teacher:
         ap.error("--teacher-bound needs --teacher")
     if args.teacher:
@@ -307,6 +324,7 @@ def main():
                 tr |= held
                 y_fit = np.where(held, teacher_targets.UNLABELLED, y)
                 options.unlabelled = set(np.unique(clip[held]).tolist())
+            options.bag_mask = fold != f
             model = fit_model(X[tr], P[tr] if P is not None else None, y_fit[tr], args.seed + f, options, tr)
             if args.fold_models:
                 os.makedirs(args.fold_models, exist_ok=True)
@@ -360,6 +378,7 @@ def main():
                 json.dump(figures, fh, indent=1, sort_keys=True)
     if args.out:
         tr = y >= 0
+        options.bag_mask = np.ones(len(y), bool)
         model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], args.seed, options, tr)
         export(args.out, model, X, M, y, clip, kind, rows, options, args.threshold)
         print(f"wrote {args.out}", file=sys.stderr)
