@@ -133,18 +133,25 @@ def macro_f1(truth, pred):
     return float(np.mean(f1s))
 
 
-def tune(table, mask, passes=2):
-    """Coordinate ascent over types: each type's (threshold, duration) maximising macro-F1 on the masked items."""
+def tune(table, mask, passes=2, neighbours=0):
+    """Coordinate ascent over types: each type's (threshold, duration) maximising macro-F1 on the masked items.
+    With `neighbours` k > 0 a setting is judged by the mean macro-F1 of the on-thresholds within k grid steps of
+    it (same duration), so that a threshold in the middle of a plateau beats a lone peak that a clip or two made."""
     settings = {c: (max(0.5, threshold_choices(c)[0]), duration_choices(c)[0]) for c in range(1, C)}
     truth = table.clips.truth[mask]
     for _ in range(passes):
         for c in range(1, C):
+            thresholds = threshold_choices(c)
             scored = []
-            for g in threshold_choices(c):
-                for w in duration_choices(c):
+            for w in duration_choices(c):
+                f1 = []
+                for g in thresholds:
                     trial = dict(settings)
                     trial[c] = (g, w)
-                    scored.append((macro_f1(truth, table.labels(trial, mask)), -w, (g, w)))
+                    f1.append(macro_f1(truth, table.labels(trial, mask)))
+                for i, g in enumerate(thresholds):
+                    near = f1[max(0, i - neighbours): i + neighbours + 1]
+                    scored.append((float(np.mean(near)), -w, (g, w)))
             settings[c] = max(scored)[2]
     return settings
 
@@ -169,6 +176,9 @@ def main():
     ap.add_argument("--models", default="", help="comma-separated model files to receive the final settings")
     ap.add_argument("--fold-models", default=None, help="folder with fold<k>.bin: each gets settings tuned "
                                                        "without fold k")
+    ap.add_argument("--neighbours", type=int, default=0,
+                    help="judge an on-threshold by the mean macro-F1 of the thresholds within this many grid steps "
+                         "(0: its own)")
     args = ap.parse_args()
     d = np.load(args.oof)
     rows = ed.read_manifest(args.manifest)
@@ -180,7 +190,7 @@ def main():
     mix_pred = np.zeros(len(mixes.clips.ids), int)
     fold_settings = {}
     for f in np.unique(clips.fold):
-        settings = tune(scored, clips.fold != f)
+        settings = tune(scored, clips.fold != f, neighbours=args.neighbours)
         fold_settings[int(f)] = settings
         pred[clips.fold == f] = scored.labels(settings, clips.fold == f)
         # Bedroom scenes of held-out clips, scored with the same nested settings (not used for tuning).
@@ -195,7 +205,7 @@ def main():
         "bandLimitedNegativesFalseAlarmRate": round(float(np.mean(pred[clips.kind == 2] != 0)), 4),
         "roomToneScenesFalseAlarmRate": round(float(np.mean(pred[clips.kind == 3] != 0)), 4),
         "thresholds": "per type on-threshold and minimum duration, tuned on the other folds (nested)"}
-    final = tune(scored, np.ones(len(clips.ids), bool))
+    final = tune(scored, np.ones(len(clips.ids), bool), neighbours=args.neighbours)
     figures["finalThresholds"] = {ed.CLASSES[c]: float(g) for c, (g, _) in final.items()}
     figures["finalMinDurationSeconds"] = {ed.CLASSES[c]: w * HOP_SECONDS for c, (_, w) in final.items()}
     print(json.dumps({"macroF1": figures["heldOutClean"]["macroF1"],
