@@ -156,6 +156,15 @@ def tune(table, mask, passes=2, neighbours=0):
     return settings
 
 
+def write_errors(path, clips, pred, clip_of_item, rows):
+    """The held-out clean clips whose nested label is wrong, one per line: file, true class, predicted type."""
+    with open(path, "w") as fh:
+        fh.write("file\tclass\tpredicted\n")
+        for i in np.flatnonzero((clips.kind == 0) & (clips.truth != pred)):
+            row = rows[clip_of_item[int(clips.ids[i])]]
+            fh.write(f"{row['file']}\t{row['class']}\t{ed.CLASSES[pred[i]]}\n")
+
+
 def write_settings(path, settings):
     header, tensors = modelfile.read(path)
     header["onThreshold"] = {ed.CLASSES[c]: float(g) for c, (g, _) in settings.items()}
@@ -176,6 +185,8 @@ def main():
     ap.add_argument("--models", default="", help="comma-separated model files to receive the final settings")
     ap.add_argument("--fold-models", default=None, help="folder with fold<k>.bin: each gets settings tuned "
                                                        "without fold k")
+    ap.add_argument("--errors", default=None,
+                    help="write the held-out clean clips labelled wrongly here (TSV: file, class, predicted)")
     ap.add_argument("--neighbours", type=int, default=0,
                     help="judge an on-threshold by the mean macro-F1 of the thresholds within this many grid steps "
                          "(0: its own)")
@@ -197,6 +208,8 @@ def main():
         mix_pred[mixes.clips.fold == f] = mixes.labels(settings, mixes.clips.fold == f)
         print(f"fold {f}: {json.dumps({ed.CLASSES[c]: s for c, s in settings.items()})}", file=sys.stderr)
     clean = clips.kind == 0
+    if args.errors:
+        write_errors(args.errors, clips, pred, dict(zip(item.tolist(), clip.tolist())), rows)
     figures = {
         "heldOutClean": train.report(dict(zip(clips.ids[clean].tolist(), clips.truth[clean].tolist())),
                                      dict(zip(clips.ids[clean].tolist(), pred[clean].tolist()))),
