@@ -26,14 +26,11 @@ class Bags:
         self.X, self.P, self.variants, self.weight = X, P, variants, weight
         chosen = np.flatnonzero(label >= 0)
         order = chosen[np.argsort(item[chosen], kind="stable")]
-        keys, starts = np.unique(item[order], return_index=True)
+        _, starts = np.unique(item[order], return_index=True)
         self.windows = np.split(order, starts[1:])
         self.labels = np.array([label[w[0]] for w in self.windows])
         counts = np.bincount(self.labels, minlength=len(ed.CLASSES)).astype(float)
         self.class_weights = (counts.sum() / np.maximum(counts, 1) / len(ed.CLASSES)) ** 0.5
-
-    def __len__(self):
-        return len(self.windows)
 
     def draw(self, count, rng):
         """`count` random bags: window indices (flat), the bag of each window, and the bags' labels."""
