@@ -156,13 +156,16 @@ def tune(table, mask, passes=2, neighbours=0):
     return settings
 
 
-def write_errors(path, clips, pred, clip_of_item, rows):
-    """The held-out clean clips whose nested label is wrong, one per line: file, true class, predicted type."""
+def write_errors(path, scored, clip_of_item, rows):
+    """The held-out clips and bedroom scenes whose nested label is wrong, one per line: what was scored (`scored`:
+    (name, ClipWindows, labels) triples; only clean clips and scenes, kinds 0 and 1), the clip's file, its true
+    class and the predicted type."""
     with open(path, "w") as fh:
-        fh.write("file\tclass\tpredicted\n")
-        for i in np.flatnonzero((clips.kind == 0) & (clips.truth != pred)):
-            row = rows[clip_of_item[int(clips.ids[i])]]
-            fh.write(f"{row['file']}\t{row['class']}\t{ed.CLASSES[pred[i]]}\n")
+        fh.write("scored\tfile\tclass\tpredicted\n")
+        for name, items, labels in scored:
+            for i in np.flatnonzero(np.isin(items.kind, (0, 1)) & (items.truth != labels)):
+                row = rows[clip_of_item[int(items.ids[i])]]
+                fh.write(f"{name}\t{row['file']}\t{row['class']}\t{ed.CLASSES[labels[i]]}\n")
 
 
 def write_settings(path, settings):
@@ -186,7 +189,8 @@ def main():
     ap.add_argument("--fold-models", default=None, help="folder with fold<k>.bin: each gets settings tuned "
                                                        "without fold k")
     ap.add_argument("--errors", default=None,
-                    help="write the held-out clean clips labelled wrongly here (TSV: file, class, predicted)")
+                    help="write the held-out clips and bedroom scenes labelled wrongly here (TSV: scored, file, class, "
+                         "predicted)")
     ap.add_argument("--neighbours", type=int, default=0,
                     help="judge an on-threshold by the mean macro-F1 of the thresholds within this many grid steps "
                          "(0: its own)")
@@ -209,7 +213,8 @@ def main():
         print(f"fold {f}: {json.dumps({ed.CLASSES[c]: s for c, s in settings.items()})}", file=sys.stderr)
     clean = clips.kind == 0
     if args.errors:
-        write_errors(args.errors, clips, pred, dict(zip(item.tolist(), clip.tolist())), rows)
+        write_errors(args.errors, (("clean", clips, pred), ("bedroomMix", mixes.clips, mix_pred)),
+                     dict(zip(item.tolist(), clip.tolist())), rows)
     figures = {
         "heldOutClean": train.report(dict(zip(clips.ids[clean].tolist(), clips.truth[clean].tolist())),
                                      dict(zip(clips.ids[clean].tolist(), pred[clean].tolist()))),
