@@ -82,3 +82,18 @@ def grouped_folds(rows, n_folds=5, seed=0):
         for i in idx:
             per_class_load.setdefault(rows[i]["class"], np.zeros(n_folds))[fold] += 1
     return np.array([fold_of_group[row["group"]] for row in rows])
+
+
+def kept_groups(rows, rows_in_training, fraction, seed):
+    """A learning-curve subset: per manifest class, a random `fraction` of the groups among `rows_in_training`
+    (at least one per class). Returns a boolean mask over rows."""
+    rng = np.random.default_rng(seed)
+    by_class = {}
+    for i in np.flatnonzero(rows_in_training):
+        by_class.setdefault(rows[i]["class"], set()).add(rows[i]["group"])
+    keep = set()
+    for cls, groups in sorted(by_class.items()):
+        groups = sorted(groups)
+        count = max(1, int(round(fraction * len(groups))))
+        keep.update((cls, g) for g in rng.choice(groups, count, replace=False))
+    return np.array([(row["class"], row["group"]) in keep for row in rows])

@@ -268,6 +268,9 @@ def main():
     ap.add_argument("--clip-loss-weight", type=float, default=0.0,
                     help="weight of the clip-level term (clip_loss.py: each type's highest window probability in "
                          "a training clip against the clip's label; 0: off)")
+    ap.add_argument("--train-fraction", type=float, default=1.0,
+                    help="learning curve: each fold trains on this fraction of its training groups per class (and of "
+                         "the background scenes); the held-out folds are scored whole")
     ap.add_argument("--seed", type=int, default=0,
                     help="base seed of the networks (fold k's model is seeded with seed + k, the final one with seed)")
     ap.add_argument("--threshold", type=float, default=0.5)
@@ -324,6 +327,10 @@ def main():
                 tr |= held
                 y_fit = np.where(held, teacher_targets.UNLABELLED, y)
                 options.unlabelled = set(np.unique(clip[held]).tolist())
+            if args.train_fraction < 1:
+                kept_rows = ed.kept_groups(rows, fold_of_row != f, args.train_fraction, seed=1000 + f)
+                kept_scenes = np.random.default_rng(2000 + f).random(int(item.max()) + 1) < args.train_fraction
+                tr &= np.where(clip >= 0, kept_rows[np.maximum(clip, 0)], kept_scenes[item])
             options.bag_mask = fold != f
             model = fit_model(X[tr], P[tr] if P is not None else None, y_fit[tr], args.seed + f, options, tr)
             if args.fold_models:
