@@ -327,11 +327,13 @@ def main():
                 tr |= held
                 y_fit = np.where(held, teacher_targets.UNLABELLED, y)
                 options.unlabelled = set(np.unique(clip[held]).tolist())
+            training_side = fold != f
             if args.train_fraction < 1:
                 kept_rows = ed.kept_groups(rows, fold_of_row != f, args.train_fraction, seed=1000 + f)
                 kept_scenes = np.random.default_rng(2000 + f).random(int(item.max()) + 1) < args.train_fraction
-                tr &= np.where(clip >= 0, kept_rows[np.maximum(clip, 0)], kept_scenes[item])
-            options.bag_mask = fold != f
+                training_side &= np.where(clip >= 0, kept_rows[np.maximum(clip, 0)], kept_scenes[item])
+                tr &= training_side
+            options.bag_mask = training_side  # the clip-level term draws its clips from the same windows
             model = fit_model(X[tr], P[tr] if P is not None else None, y_fit[tr], args.seed + f, options, tr)
             if args.fold_models:
                 os.makedirs(args.fold_models, exist_ok=True)
