@@ -6,7 +6,8 @@ public struct SnoreSession: Sendable, Hashable, Codable {
     public var interval: DateInterval
     /// How many snoring events it holds.
     public var eventCount: Int
-    /// Seconds of snoring inside it (the sum of its events' durations).
+    /// Seconds of snoring inside it: its stretches of snoring, the breath between snores included
+    /// (`SnoreSessionBuilder`).
     public var snoreDuration: Double
 
     /// Creates a snore session.
@@ -14,7 +15,7 @@ public struct SnoreSession: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - interval: When the session started and ended.
     ///   - eventCount: How many snoring events it holds.
-    ///   - snoreDuration: Seconds of snoring inside it (the sum of its events' durations).
+    ///   - snoreDuration: Seconds of snoring inside it (`SnoreSessionBuilder` measures it).
     public init(interval: DateInterval, eventCount: Int = 0, snoreDuration: Double = 0) {
         self.interval = interval
         self.eventCount = eventCount

@@ -12,9 +12,10 @@ import Foundation
 /// - efficiency: total sleep / time in bed;
 /// - per-stage durations: every epoch of the night, awake included;
 /// - snoring: snore sessions as given, or built from `.snoring` events (events closer than
-///   `snoreSessionGap` join one session); snore time is the union of snoring event intervals (overlaps count
-///   once), or the sum of the sessions' `snoreDuration` when only sessions are given; snore count is the number
-///   of snoring events.
+///   `snoreSessionGap` join one session); snore time is the length of the stretches of snoring
+///   (`SnoreSessionBuilder.snoreTime`: events less than 10 s apart join, the breath between them included), or
+///   the sum of the sessions' `snoreDuration` when only sessions are given; snore count is the number of snoring
+///   events.
 /// Without any sleep epoch, onset latency, final wake time and awakenings are nil and total sleep is 0.
 public struct SleepStatisticsCalculator: Sendable {
     /// Consecutive sleep epochs that mark sleep onset.

@@ -58,4 +58,18 @@ final class DemoNightEventTests: XCTestCase {
         let spurious = found.filter { absent.contains($0.type) }
         XCTAssertLessThanOrEqual(spurious.count, 3, "\(spurious.map { ($0.type, seconds($0.interval.start)) })")
     }
+
+    func test_demoNight_snoringTime_countsTheBreathBetweenSnores() throws {
+        let (found, truth) = try demoNightEvents()
+        let truthSeconds = truth.filter { $0.type == "snoring" }.reduce(0) { $0 + $1.end_s - $1.start_s }
+        let eventSeconds = SnoreSessionBuilder(breathGap: 0).snoreTime(from: found)
+        let snoreTime = SnoreSessionBuilder().snoreTime(from: found)
+        print(String(format: "demo night snoring time: %.0f s (the events alone %.0f s; truth %.0f s)",
+                     snoreTime, eventSeconds, truthSeconds))
+        // The snores themselves fill about a third of each episode; the stretches span the episodes.
+        XCTAssertLessThan(eventSeconds, 0.5 * truthSeconds)
+        XCTAssertEqual(snoreTime, truthSeconds, accuracy: 0.1 * truthSeconds)
+        let stretches = SnoreSessionBuilder().snoringStretches(from: found)
+        XCTAssertEqual(stretches.count, 2, "\(stretches.map { (seconds($0.start), seconds($0.end)) })")
+    }
 }

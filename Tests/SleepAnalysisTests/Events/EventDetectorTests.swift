@@ -56,7 +56,7 @@ final class EventDetectorTests: XCTestCase {
         let names = ["esc50_snoring_4-180337-A-28", "esc50_snoring_4-183882-A-28", "esc50_snoring_4-183882-B-28",
                      "esc50_snoring_4-184235-A-28", "esc50_snoring_4-184237-A-28", "esc50_snoring_4-191297-A-28",
                      "esc50_snoring_4-197454-A-28", "esc50_snoring_4-197454-B-28", "soundmonster_snore_loop"]
-        var coverages: [Double] = []
+        var coverages: [Double] = [], snoreTimes: [Double] = []
         for name in names {
             guard let clip = try EventTestSignals.sharedClip("snoring/\(name).flac") else {
                 throw XCTSkip("needs ../shared/data (audio clips)")
@@ -75,10 +75,16 @@ final class EventDetectorTests: XCTestCase {
                 .map { min($0.2, 5 + clipSeconds) - max($0.1, 5) }.filter { $0 > 0 }.reduce(0, +)
             XCTAssertGreaterThan(covered, 0, "\(name): no snoring in \(spans)")
             coverages.append(covered / clipSeconds)
+            let snoreTime = SnoreSessionBuilder().snoreTime(from: found)
+            XCTAssertGreaterThanOrEqual(snoreTime, covered - 1e-9)
+            snoreTimes.append(snoreTime / clipSeconds)
         }
         let mean = coverages.reduce(0, +) / Double(coverages.count)
-        print(String(format: "snoring events cover %.0f %% of the recorded snoring episodes on average", 100 * mean))
+        let meanSnoreTime = snoreTimes.reduce(0, +) / Double(snoreTimes.count)
+        print(String(format: "snoring events cover %.0f %% of the recorded snoring episodes on average; "
+                     + "snoring time is %.0f %% of their length", 100 * mean, 100 * meanSnoreTime))
         XCTAssertGreaterThanOrEqual(mean, 0.6, "snoring covers \(coverages) of the clips")
+        XCTAssertGreaterThanOrEqual(meanSnoreTime, 0.85, "snoring time \(snoreTimes) of the clips' lengths")
     }
 
     func test_detector_findsCough_atTheRightTime_inBedroomMix() throws {

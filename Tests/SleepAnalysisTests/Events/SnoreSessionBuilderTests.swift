@@ -29,4 +29,21 @@ final class SnoreSessionBuilderTests: XCTestCase {
         XCTAssertEqual(SnoreSessionBuilder().snoreTime(from: events), 6, accuracy: 1e-9)
         XCTAssertEqual(SnoreSessionBuilder().sessions(from: []).count, 0)
     }
+
+    func test_snoreTime_countsTheBreathBetweenSnores_butNotLongPauses() {
+        // One snore of 1.2 s every 4.8 s (12.5 breaths a minute) for a minute, one of them missed, then silence
+        // and a lone snore 30 s after the last.
+        var events = stride(from: 0.0, to: 60, by: 4.8).enumerated().filter { $0.offset != 5 }
+            .map { event(.snoring, $0.element, $0.element + 1.2) }
+        let lastEnd = events.last!.interval.end.timeIntervalSince1970
+        events.append(event(.snoring, lastEnd + 30, lastEnd + 31))
+        let builder = SnoreSessionBuilder()
+        XCTAssertEqual(builder.snoreTime(from: events), lastEnd + 1, accuracy: 1e-6)
+        XCTAssertEqual(builder.snoringStretches(from: events).count, 2)
+        XCTAssertEqual(SnoreSessionBuilder(breathGap: 0).snoreTime(from: events), 12 * 1.2 + 1, accuracy: 1e-6)
+        let sessions = builder.sessions(from: events)
+        XCTAssertEqual(sessions.count, 1)
+        XCTAssertEqual(sessions[0].eventCount, 13)
+        XCTAssertEqual(sessions[0].snoreDuration, lastEnd + 1, accuracy: 1e-6)
+    }
 }
