@@ -5,6 +5,8 @@ so that tune_thresholds.py scores exactly what the engine will compute.
     python3 Tools/events/merge_members.py --models A.bin,B.bin,C.bin --oof A.npz,B.npz,C.npz --gate 0.2 \\
         --member-types snoring=0,1 --out Models/events.bin --oof-out merged.npz
 
+Without `--models` and `--out` it joins the out-of-fold files alone (to score an ensemble before building it).
+
 The files must agree on the classes, the statistics (sizes and standardisation), the dense layers' hidden sizes
 and the reference window: each file's reference output is its network's output on that window, so the
 ensemble's reference output is their combination. Their convolutional fronts may differ (over band and time or
@@ -94,28 +96,35 @@ def merge_oof(paths, gate, by_output):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--models", required=True, help="comma-separated single-network model files, first member first")
+    ap.add_argument("--models", default=None,
+                    help="comma-separated single-network model files, first member first (needed for --out)")
     ap.add_argument("--oof", default=None, help="their out-of-fold probability files, in the same order")
     ap.add_argument("--gate", type=float, default=None, help="cascade gate in (0, 1); absent: plain mean")
     ap.add_argument("--member-types", default=None,
                     help="per-type member sets, e.g. 'snoring=0,1': that type's output is the mean of these members "
                          "only (each set holds member 0); other types use every member that ran")
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--oof-out", default=None)
+    ap.add_argument("--out", default=None, help="write the merged model file here")
+    ap.add_argument("--oof-out", default=None, help="write the joined out-of-fold probabilities here")
     args = ap.parse_args()
     if args.gate is not None and not 0 < args.gate < 1:
         sys.exit("--gate must lie in (0, 1)")
-    paths = args.models.split(",")
-    if len(paths) < 2:
-        sys.exit("need at least two model files")
-    by_output = parse_member_types(args.member_types, len(paths))
-    member_types = {ed.CLASSES[c]: m for c, m in by_output.items()}
-    header, tensors = merge_models(paths, args.gate, member_types)
-    modelfile.write(args.out, header, tensors)
-    if args.oof:
-        oof_paths = args.oof.split(",")
-        if len(oof_paths) != len(paths) or not args.oof_out:
-            sys.exit("--oof needs one file per model and --oof-out")
+    if not args.out and not args.oof_out:
+        sys.exit("nothing to do: give --out (with --models) and/or --oof-out (with --oof)")
+    if bool(args.out) != bool(args.models) or bool(args.oof) != bool(args.oof_out):
+        sys.exit("--out goes with --models, --oof-out with --oof")
+    paths = args.models.split(",") if args.models else None
+    oof_paths = args.oof.split(",") if args.oof else None
+    if paths and oof_paths and len(oof_paths) != len(paths):
+        sys.exit("--oof needs one file per model")
+    count = len(paths or oof_paths)
+    if count < 2:
+        sys.exit("need at least two members")
+    by_output = parse_member_types(args.member_types, count)
+    if paths:
+        member_types = {ed.CLASSES[c]: m for c, m in by_output.items()}
+        header, tensors = merge_models(paths, args.gate, member_types)
+        modelfile.write(args.out, header, tensors)
+    if oof_paths:
         merged, passing = merge_oof(oof_paths, args.gate, by_output or None)
         np.savez(args.oof_out, **merged)
         # Window kinds as in build_dataset.py (0 clean clips, 1 bedroom mixes, 2 band-limited, 3 background only).
