@@ -75,30 +75,4 @@ final class ActivityCounterTests: XCTestCase {
             guard case SleepCycleSdkError.invalidConfiguration = error else { return XCTFail("got \(error)") }
         }
     }
-
-    func test_movementDetector_reports_a_burst_and_nothing_while_still() throws {
-        // Given: a still wrist (sensor noise of about 1 mg), with a 4-second movement at 30 s.
-        var noise = LinearCongruential(seed: 3)
-        let input = (0..<(60 * 50)).map { index -> AccelerometerSample in
-            let t = Double(index) / 50
-            let motion = (30..<34).contains(t) ? 0.2 * sin(2 * Double.pi * 2 * t) : 0
-            return AccelerometerSample(
-                timestamp: start.addingTimeInterval(t), x: 0, y: 0, z: 1 + motion + 0.002 * (noise.next() - 0.5))
-        }
-        var detector = try AccelerometerMovementDetector(sessionId: UUID())
-
-        // When
-        let events = detector.add(input) + detector.finish()
-
-        // Then
-        XCTAssertEqual(events.count, 1)
-        let event = try XCTUnwrap(events.first)
-        XCTAssertEqual(event.type, .movement)
-        XCTAssertEqual(event.source, .accelerometer)
-        XCTAssertEqual(event.interval.start.timeIntervalSince(start), 30, accuracy: 1.5)
-        // The band-pass filter rings down for a few seconds after the movement stops.
-        XCTAssertGreaterThanOrEqual(event.interval.end.timeIntervalSince(start), 33)
-        XCTAssertLessThanOrEqual(event.interval.end.timeIntervalSince(start), 40)
-        XCTAssertGreaterThanOrEqual(event.probability, 0.5)
-    }
 }

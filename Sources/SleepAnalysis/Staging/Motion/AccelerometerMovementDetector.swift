@@ -4,8 +4,10 @@ import Foundation
 /// `.accelerometer` source.
 ///
 /// The magnitude is band-passed 0.25–3 Hz (as for activity counts) and its mean absolute value taken per
-/// second. A second is active when that level exceeds `relativeThreshold` × the noise floor (a tracker that
-/// follows quiet seconds down at once and up slowly) and `absoluteThreshold` g. Active seconds no more than
+/// second. A second is active when that level exceeds `relativeThreshold` × the noise floor and `absoluteThreshold`
+/// g. The noise floor is the median level of the last `floorSeconds` quiet seconds: a median, because one quiet
+/// second's level is itself noisy (at 10 Hz it averages only ten samples), and a floor that follows the quietest
+/// second down puts the threshold within reach of ordinary noise. Active seconds no more than
 /// `maximumGap` seconds apart form one movement; its probability grows with how far the peak level rose above
 /// the threshold (0.5 at the threshold, towards 1 at four times it). Because the threshold is relative to the
 /// device's own noise floor, a phone on the mattress and a wrist device both detect movements.
@@ -18,6 +20,8 @@ public struct AccelerometerMovementDetector: Sendable {
     public let absoluteThreshold: Double
     /// Largest quiet gap, in seconds, inside one movement.
     public let maximumGap: TimeInterval
+    /// How many of the latest quiet seconds the noise floor is the median of.
+    public static let floorSeconds = 60
 
     private var filter: MagnitudeBandPass?
     private var sampleRate: Double?
@@ -25,7 +29,8 @@ public struct AccelerometerMovementDetector: Sendable {
     private var secondStart: Date?
     private var secondSum = 0.0
     private var secondCount = 0
-    private var noiseFloor: Double?
+    private var quietLevels: [Double] = []
+    private var nextQuietSlot = 0
     private var movementStart: Date?
     private var movementEnd: Date?
     private var movementPeak = 0.0
@@ -120,7 +125,7 @@ public struct AccelerometerMovementDetector: Sendable {
         let level = secondCount > 0 ? secondSum / Double(secondCount) : 0
         secondSum = 0
         secondCount = 0
-        let floor = noiseFloor ?? level
+        let floor = quietLevels.isEmpty ? level : median(quietLevels)
         let threshold = max(absoluteThreshold, relativeThreshold * floor)
         var events: [Event] = []
         if level > threshold {
@@ -134,12 +139,28 @@ public struct AccelerometerMovementDetector: Sendable {
             movementEnd = start.addingTimeInterval(1)
             movementPeak = max(movementPeak, level)
         } else {
-            noiseFloor = level < floor ? level : floor + 0.01 * (level - floor)
+            rememberQuiet(level)
             if let end = movementEnd, start.timeIntervalSince(end) >= maximumGap, let event = closeMovement() {
                 events.append(event)
             }
         }
         return events
+    }
+
+    /// Keeps a quiet second's level among the latest `floorSeconds` (a ring).
+    private mutating func rememberQuiet(_ level: Double) {
+        if quietLevels.count < Self.floorSeconds {
+            quietLevels.append(level)
+        } else {
+            quietLevels[nextQuietSlot] = level
+        }
+        nextQuietSlot = (nextQuietSlot + 1) % Self.floorSeconds
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : 0.5 * (sorted[middle - 1] + sorted[middle])
     }
 
     private mutating func closeMovement() -> Event? {
