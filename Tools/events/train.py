@@ -17,6 +17,7 @@ import numpy as np
 from sklearn.neural_network import MLPClassifier
 
 import clip_loss
+import context_statistics
 import ensemble
 import eventdata as ed
 import eventnet
@@ -273,6 +274,9 @@ def main():
                          "the background scenes); the held-out folds are scored whole")
     ap.add_argument("--seed", type=int, default=0,
                     help="base seed of the networks (fold k's model is seeded with seed + k, the final one with seed)")
+    ap.add_argument("--context-windows", type=int, default=0,
+                    help="study: join each window's statistics with their mean over K windows either side "
+                         "(context_statistics.py; cross-validation only, the engine has no such input)")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
@@ -298,6 +302,13 @@ def main():
     kind = np.concatenate([np.where(p["kind"] == 0, 0 if i == 0 else 4, p["kind"]) for i, p in enumerate(parts)])
     offsets = np.cumsum([0] + [int(p["item"].max()) + 1 for p in parts[:-1]])
     item = np.concatenate([p["item"] + o for p, o in zip(parts, offsets)])
+    if args.context_windows > 0:
+        if args.out or args.fold_models:
+            ap.error("--context-windows is a study: the engine cannot run such a model (no --out, --fold-models)")
+        window_offset = np.concatenate([p["offset"] for p in parts])
+        X = context_statistics.with_context(X, item, window_offset, args.context_windows)
+        options.variants = [(context_statistics.with_context(Xv, item, window_offset, args.context_windows), Pv)
+                            for Xv, Pv in options.variants]
     rows = ed.read_manifest(args.manifest)
     options.clip, options.rows = clip, rows
     if args.clip_loss_weight > 0:
