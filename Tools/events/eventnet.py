@@ -17,6 +17,9 @@ import teacher as teacher_targets
 C = len(ed.CLASSES)
 BAND_GROUP = 2      # adjacent mel bands averaged: 64 -> 32
 FRAME_GROUP = 4     # adjacent 10-ms frames averaged: 100 -> 25 (40-ms steps)
+# Study (`train.py --independent-outputs`): every event type its own sigmoid output learnt by binary cross-entropy
+# (none = no type on), instead of one softmax over none and the types; the engine runs only the softmax.
+INDEPENDENT_OUTPUTS = False
 
 
 def patch(M):
@@ -161,6 +164,8 @@ def fit(X, P, y, seed, epochs=25, weight_power=0.5, channels=(48, 64, 64), hidde
                 loss = F.cross_entropy(logits[:len(idx)], yt[idx], weight=weights, label_smoothing=0.05)
                 probabilities = torch.softmax(logits[len(idx):], dim=1)
                 loss = loss + bags.weight * clip_loss.loss(probabilities, owner, labels, bags.class_weights)
+            elif INDEPENDENT_OUTPUTS:
+                loss = independent_loss(net(pb, xb), yt[idx], weights)
             else:
                 loss = F.cross_entropy(net(pb, xb), yt[idx], weight=weights, label_smoothing=0.05)
             opt.zero_grad()
@@ -186,13 +191,30 @@ def _bag_inputs(bags, flat, std, rng):
     return torch.from_numpy(spec_augment(std.p(P), rng)), torch.from_numpy(std.x(X))
 
 
+def independent_loss(logits, y, weights, smoothing=0.05):
+    """Binary cross-entropy of each event type's own output against "this window is that type" (none: every type
+    off), smoothed like the softmax's labels, each window weighted by its class weight."""
+    targets = F.one_hot(y, C)[:, 1:].float() * (1 - smoothing) + smoothing / 2
+    per_window = F.binary_cross_entropy_with_logits(logits[:, 1:], targets, reduction="none").sum(dim=1)
+    w = weights[y]
+    return (per_window * w).sum() / w.sum()
+
+
+def output_probabilities(logits):
+    """Per window: the softmax, or with independent outputs each type's sigmoid and none as 1 − the highest."""
+    if not INDEPENDENT_OUTPUTS:
+        return torch.softmax(logits, dim=1)
+    types = torch.sigmoid(logits[:, 1:])
+    return torch.cat([1 - types.max(dim=1, keepdim=True).values, types], dim=1)
+
+
 def predict(model, X, P, batch=4096):
     net, std = model
     out = []
     with torch.no_grad():
         for s in range(0, len(X), batch):
             logits = net(torch.from_numpy(std.p(P[s:s + batch])), torch.from_numpy(std.x(X[s:s + batch])))
-            out.append(torch.softmax(logits, dim=1).numpy())
+            out.append(output_probabilities(logits).numpy())
     return np.concatenate(out) if out else np.zeros((0, C), np.float32)
 
 

@@ -277,6 +277,9 @@ def main():
     ap.add_argument("--context-windows", type=int, default=0,
                     help="study: join each window's statistics with their mean over K windows either side "
                          "(context_statistics.py; cross-validation only, the engine has no such input)")
+    ap.add_argument("--independent-outputs", action="store_true",
+                    help="study: a sigmoid per event type learnt by binary cross-entropy instead of the softmax "
+                         "(eventnet.INDEPENDENT_OUTPUTS; cross-validation only, the engine runs the softmax)")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
@@ -302,6 +305,11 @@ def main():
     kind = np.concatenate([np.where(p["kind"] == 0, 0 if i == 0 else 4, p["kind"]) for i, p in enumerate(parts)])
     offsets = np.cumsum([0] + [int(p["item"].max()) + 1 for p in parts[:-1]])
     item = np.concatenate([p["item"] + o for p, o in zip(parts, offsets)])
+    if args.independent_outputs:
+        if args.out or args.fold_models or args.mixup or args.teacher or args.clip_loss_weight:
+            ap.error("--independent-outputs is a study of the plain loss: no --out, --fold-models, --mixup, "
+                     "--teacher or --clip-loss-weight")
+        eventnet.INDEPENDENT_OUTPUTS = True
     if args.context_windows > 0:
         if args.out or args.fold_models:
             ap.error("--context-windows is a study: the engine cannot run such a model (no --out, --fold-models)")
