@@ -18,13 +18,12 @@ final class AnalysisPipeline: Sendable {
     private let queue = BoundedQueue<Message>(capacity: 32)
     private let finished = CompletionSignal()
 
-    /// Creates the pipeline of `source`, publishing on `streams`.
+    /// Creates the pipeline of `source` and starts its thread (the source starts with `startSource()`).
     init(
-        source: any DataSource, layout: SignalLayout, streams: SdkStreams, logger: SDKLogger,
-        stereo: StereoSetup? = nil
+        source: any DataSource, layout: SignalLayout, logger: SDKLogger, stereo: StereoSetup? = nil
     ) throws {
         self.source = source
-        let core = try Core(source: source, layout: layout, streams: streams, logger: logger, stereo: stereo)
+        let core = try Core(source: source, layout: layout, logger: logger, stereo: stereo)
         let queue = self.queue
         let finished = self.finished
         let thread = Thread {
@@ -44,11 +43,15 @@ final class AnalysisPipeline: Sendable {
     }
 
     /// Runs `body` on the pipeline thread, after everything queued before it, and returns its value.
-    func perform<T: Sendable>(_ body: @escaping @Sendable (Core) -> T) async -> T {
-        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
-            let accepted = queue.put(.perform { core in continuation.resume(returning: body(core)) })
-            precondition(accepted, "the pipeline was used after shutdown")
+    ///
+    /// - Throws: `.analysisNotActive` when the pipeline was shut down.
+    func perform<T: Sendable>(_ body: @escaping @Sendable (Core) -> T) async throws -> T {
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+            let accepted = queue.put(.perform { core in continuation.resume(returning: .some(body(core))) })
+            if !accepted { continuation.resume(returning: .none) }
         }
+        guard case .some(let value) = outcome else { throw SleepCycleSdkError.analysisNotActive }
+        return value
     }
 
     /// Stops the source, lets the thread drain, and waits for it to end.
@@ -72,7 +75,6 @@ final class AnalysisPipeline: Sendable {
         // Only touched on the pipeline thread; `@unchecked Sendable` so closures can carry it there.
         let source: any DataSource
         let layout: SignalLayout
-        let streams: SdkStreams
         let logger: SDKLogger
         private(set) var sessions: [UUID: SessionProcessor] = [:]
         private var assembler: BatchAssembler?
@@ -94,18 +96,14 @@ final class AnalysisPipeline: Sendable {
         let stereoArbiter: StereoEventArbiter?
 
         init(
-            source: any DataSource, layout: SignalLayout, streams: SdkStreams, logger: SDKLogger,
-            stereo: StereoSetup?
+            source: any DataSource, layout: SignalLayout, logger: SDKLogger, stereo: StereoSetup?
         ) throws {
             self.source = source
             self.layout = layout
-            self.streams = streams
             self.logger = logger
             if layout == .perChannel, let stereo {
-                let factory = stereo.factory
-                stereoArbiter = try StereoEventArbiter(config: stereo.separation) { _ in
-                    factory.makeChannelEventsEngine()
-                }
+                let makeEngine = stereo.makeChannelEventsEngine
+                stereoArbiter = try StereoEventArbiter(config: stereo.separation) { _ in makeEngine() }
             } else {
                 stereoArbiter = nil
             }
@@ -240,8 +238,8 @@ final class AnalysisPipeline: Sendable {
 struct StereoSetup: Sendable {
     /// How events are assigned to the sleepers.
     let separation: ChannelSeparationConfig
-    /// Makes the engines.
-    let factory: EngineFactory
+    /// Makes the events engine of one channel.
+    let makeChannelEventsEngine: @Sendable () -> any AudioEventsEngine
 }
 
 /// A one-shot signal that async code can wait for.

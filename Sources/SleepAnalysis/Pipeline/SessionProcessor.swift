@@ -17,7 +17,7 @@ final class SessionProcessor {
 
     private var engines: SessionEngines
     private let publishing: SessionPublishing
-    private let streams: SdkStreams
+    private let output: any AnalysisOutputSink
     private let listeners: ListenerBox
 
     private var events: [Event] = []
@@ -34,8 +34,8 @@ final class SessionProcessor {
     private let resumeFrom: Date
     /// Health changes journaled before a resume.
     private let priorHealthUpdates: [AudioHealthUpdate]
-    /// Writes the session's journal; nil when the session is not journaled.
-    private let journal: SessionJournalWriter?
+    /// Keeps the session's records for a resume; nil when the session is not recorded.
+    private let recorder: (any SessionRecorder)?
     private var pendingJournal: [JournaledRecord] = []
     /// When an event type counts as present in a batch.
     private let eventPresence: EventPresence
@@ -43,8 +43,8 @@ final class SessionProcessor {
     /// Creates the processor of a session starting at `startTime`.
     init(
         sessionId: UUID, channel: AnalysisChannel, config: SleepAnalysisConfig, startTime: Date, timeZone: TimeZone,
-        engines: SessionEngines, publishing: SessionPublishing, streams: SdkStreams, listeners: ListenerBox,
-        journal: SessionJournalWriter? = nil, restoring restored: JournaledSessionState? = nil,
+        engines: SessionEngines, publishing: SessionPublishing, output: any AnalysisOutputSink, listeners: ListenerBox,
+        recorder: (any SessionRecorder)? = nil, restoring restored: RestoredSessionState? = nil,
         eventPresence: EventPresence = EventPresence()
     ) {
         self.eventPresence = eventPresence
@@ -55,10 +55,10 @@ final class SessionProcessor {
         self.timeZone = timeZone
         self.engines = engines
         self.publishing = publishing
-        self.streams = streams
+        self.output = output
         self.listeners = listeners
-        self.journal = journal
-        let resumeFrom = restored?.checkpoint?.processedUntil ?? startTime
+        self.recorder = recorder
+        let resumeFrom = restored?.processedUntil ?? startTime
         self.resumeFrom = resumeFrom
         self.dataTime = resumeFrom
         priorHealthUpdates = restored?.healthUpdates ?? []
@@ -216,7 +216,7 @@ final class SessionProcessor {
     }
 
     private func record(health change: AudioHealthUpdate) {
-        streams.audioHealth.yield(change)
+        output.publish(audioHealth: change)
         pendingJournal.append(.health(change))
     }
 
@@ -227,13 +227,13 @@ final class SessionProcessor {
         let movements = newEvents.filter { $0.type == .movement && $0.source == .accelerometer }.count
         if movements > 0 { epoch?.addMovementEvents(movements) }
         pendingJournal.append(contentsOf: newEvents.map(JournaledRecord.event))
-        streams.events.yield(newEvents)
+        output.publish(events: newEvents)
     }
 
     private func record(breathing rate: BreathingRate) {
         breathingRates.append(rate)
         pendingJournal.append(.breathing(rate))
-        streams.breathingRates.yield(rate)
+        output.publish(breathingRate: rate)
     }
 
     private func notifyListeners(batch: AudioBatch, update: EventDetectorOutput) {
@@ -284,19 +284,19 @@ final class SessionProcessor {
             latestPrediction = prediction
             realTimePredictions.append(prediction)
             pendingJournal.append(.realTimePrediction(prediction))
-            if publishing.realTimeStages { streams.sleepStages.yield(prediction) }
+            if publishing.realTimeStages { output.publish(sleepStage: prediction) }
         }
         commitJournal(processedUntil: finished.interval.end)
     }
 
     /// Writes what happened since the last commit, with a checkpoint at `processedUntil`, in one transaction.
     private func commitJournal(processedUntil: Date) {
-        guard let journal else {
+        guard let recorder else {
             pendingJournal.removeAll()
             return
         }
         if let alarm = engines.smartAlarm { pendingJournal.append(.alarmState(alarm.state)) }
-        journal.commit(pendingJournal, sessionId: sessionId, processedUntil: processedUntil)
+        recorder.commit(pendingJournal, sessionId: sessionId, processedUntil: processedUntil)
         pendingJournal.removeAll()
     }
 
@@ -309,7 +309,7 @@ final class SessionProcessor {
     private func publish(alarm newEvents: [SmartAlarmEvent]) {
         for event in newEvents {
             alarmEvents.append(event)
-            streams.smartAlarm.yield(event)
+            output.publish(smartAlarm: event)
         }
     }
 }

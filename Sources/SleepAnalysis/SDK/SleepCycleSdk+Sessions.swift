@@ -3,12 +3,11 @@ import Foundation
 extension SleepCycleSdk {
     // MARK: - One sleeper
 
-    /// Starts analysing one sleeper.
+    /// Starts analysing one sleeper (`SleepAnalyzer.startAnalysis(config:at:using:eventListeners:smartAlarmConfig:)`).
     ///
     /// - Parameters:
     ///   - config: The sensors to use.
-    ///   - at: The session's start; nil (the default) means the source's first sample for a recording, now for
-    ///     live capture. Data before it is not analysed.
+    ///   - at: The session's start; nil means the source's first sample for a recording, now for live capture.
     ///   - using: The data source; nil means live capture from the default ALSA device.
     ///   - eventListeners: Listeners that receive every analysed audio batch.
     ///   - smartAlarmConfig: A smart alarm for the session (needs the `smartAlarm` feature).
@@ -20,20 +19,18 @@ extension SleepCycleSdk {
         config: SleepAnalysisConfig, at: Date? = nil, using: (any DataSource)? = nil,
         eventListeners: [any AudioEventListener] = [], smartAlarmConfig: SmartAlarmConfig? = nil
     ) async throws -> UUID {
-        let listeners = ListenerBox(listeners: eventListeners)
-        return try await shared.startSingleSession(
-            config: config, at: at, source: using, listeners: listeners, smartAlarmConfig: smartAlarmConfig)
+        try await analyzer.startAnalysis(
+            config: config, at: at, using: using, eventListeners: eventListeners, smartAlarmConfig: smartAlarmConfig)
     }
 
     /// Stops the one-sleeper session (or the primary session of a stereo source) and returns its result.
     ///
-    /// - Parameter at: The session's end; nil means now for live capture and the end of the input for a
-    ///   recording (call `waitUntilFinished()` on the source first to get the whole night).
+    /// - Parameter at: The session's end; nil means now for live capture and the end of the input for a recording.
     /// - Returns: The session's result, from its start to its end.
     /// - Throws: `.notInitialized`, `.analysisNotActive`.
     @discardableResult
     public static func stopAnalysis(at: Date? = nil) async throws -> AnalysisResult {
-        try await shared.stopPrimarySession(at: at)
+        try await analyzer.stopAnalysis(at: at)
     }
 
     /// Stops the session `sessionId` and returns its result.
@@ -43,174 +40,120 @@ extension SleepCycleSdk {
     /// - Throws: `.notInitialized`, `.analysisNotActive` when no such session runs.
     @discardableResult
     public static func stopAnalysis(sessionId: UUID) async throws -> AnalysisResult {
-        try await shared.stopSession(sessionId, at: nil)
+        try await analyzer.stopAnalysis(sessionId: sessionId)
     }
 
     /// Replaces, adds (or with nil cancels) the smart alarm of the `.primary` session; a fired alarm is re-armed.
     ///
     /// - Parameter config: The new alarm, or nil to cancel it.
-    /// - Throws: `.analysisNotActive` without a primary session, `.featureNotEnabled` without `smartAlarm`,
-    ///   `.invalidConfiguration` for an empty window.
+    /// - Throws: `.analysisNotActive`, `.featureNotEnabled`, `.invalidConfiguration`.
     public static func updateSmartAlarm(config: SmartAlarmConfig?) async throws {
-        try await shared.updatePrimarySmartAlarm(config)
+        try await analyzer.updateSmartAlarm(config: config)
     }
 
     /// Tells the smart alarm that the sleeper touched the device (at `at`, or at the latest analysed time).
-    /// Inside the wake-up window the alarm fires with `.userInteraction`.
     ///
     /// - Parameter at: When the sleeper touched the device; nil for the latest analysed time.
     /// - Throws: `.analysisNotActive` without a primary session.
     public static func notifyUserInteraction(at: Date? = nil) async throws {
-        try await shared.notifyPrimaryUserInteraction(at: at)
+        try await analyzer.notifyUserInteraction(at: at)
     }
 
-    /// The error the running (or last) data source ended with, if any: a malformed row, a truncated file, a
-    /// vanished device. Results still cover everything analysed before it.
+    /// The error the running (or last) data source ended with, if any.
     public static var dataSourceError: SleepCycleSdkError? {
-        get async { await shared.lastSourceError }
-    }
-}
-
-extension SleepCycleSdk {
-    func startSingleSession(
-        config: SleepAnalysisConfig, at: Date?, source: (any DataSource)?, listeners: ListenerBox,
-        smartAlarmConfig: SmartAlarmConfig?
-    ) async throws -> UUID {
-        let context = try requireContext()
-        guard pipeline == nil else { throw SleepCycleSdkError.analysisAlreadyRunning }
-        try validate(config: config, smartAlarm: smartAlarmConfig, channel: .primary)
-        let source = source ?? LiveDataSource()
-        let pipeline = try AnalysisPipeline(
-            source: source, layout: .mixdown, streams: Self.streams, logger: context.logger)
-        let startTime = at ?? (source.isFinite ? source.startTime : Date())
-        let sessionId = UUID()
-        let session = ActiveSession(
-            sessionId: sessionId, channel: .primary, config: config, smartAlarmConfig: smartAlarmConfig,
-            startTime: startTime)
-        try await addSession(session, to: pipeline, context: context, listeners: listeners)
-        do {
-            try pipeline.startSource()
-        } catch {
-            await pipeline.shutdown()
-            context.journal.finishQuietly(sessionId, logger: context.logger)
-            throw error
-        }
-        self.pipeline = pipeline
-        pipelineLayout = .mixdown
-        activeSessions[sessionId] = session
-        lastSourceError = nil
-        state = .running
-        context.telemetry.analytics("session_started", sessionId: sessionId)
-        return sessionId
+        get async { await analyzer.dataSourceError }
     }
 
-    /// Checks a session's configuration against the licence.
-    func validate(config: SleepAnalysisConfig, smartAlarm: SmartAlarmConfig?, channel: AnalysisChannel) throws {
-        guard config.useAudio || config.useAccelerometer || config.useHeartRate else {
-            throw SleepCycleSdkError.invalidConfiguration("the session uses no sensor: enable audio, accelerometer or heart rate")
-        }
-        if let smartAlarm {
-            try require(\.smartAlarm, named: "smartAlarm")
-            guard channel == .primary else {
-                throw SleepCycleSdkError.invalidConfiguration("a smart alarm is supported on the primary channel only")
-            }
-            guard smartAlarm.wakeupWindow.duration > 0 else {
-                throw SleepCycleSdkError.invalidConfiguration("the wake-up window is empty")
-            }
-        }
+    // MARK: - Resume
+
+    /// True when the journal holds sessions that were active when the host process ended, and no source runs.
+    ///
+    /// - Returns: True when `resumeAnalysis` has sessions to continue.
+    public static func isResumePossible() async -> Bool {
+        await analyzer.isResumePossible()
     }
 
-    /// Creates the session's engines on the pipeline thread, journals the session and registers it.
-    func addSession(
-        _ session: ActiveSession, to pipeline: AnalysisPipeline, context: SdkContext, listeners: ListenerBox,
-        restoring journalState: JournaledSessionState? = nil
+    /// Continues the sessions that were active when the host process ended, on `using` (nil: live capture).
+    ///
+    /// - Parameters:
+    ///   - using: The data source to continue on.
+    ///   - eventListeners: Listeners for the primary session's audio batches.
+    /// - Returns: The resumed sessions, with their channels and persisted smart-alarm configurations.
+    /// - Throws: `.notInitialized`, `.analysisAlreadyRunning`, `.noResumableSession`, `.storageFailure`, or the
+    ///   source's error.
+    @discardableResult
+    public static func resumeAnalysis(
+        using: (any DataSource)? = nil, eventListeners: [any AudioEventListener] = []
+    ) async throws -> [ResumedSession] {
+        try await analyzer.resumeAnalysis(using: using, eventListeners: eventListeners)
+    }
+
+    /// Ends the resumable sessions and discards their results, so `isResumePossible()` is false again.
+    ///
+    /// - Throws: `.analysisAlreadyRunning` while a data source runs, `.notInitialized`, `.storageFailure`.
+    public static func clearActiveSessions() async throws {
+        try await analyzer.clearActiveSessions()
+    }
+
+    // MARK: - Two sleepers
+
+    /// Starts a stereo data source for two sleepers, one microphone each.
+    ///
+    /// - Parameters:
+    ///   - using: The source (two channels: channel 0 is `.primary`, channel 1 `.secondary`).
+    ///   - channelSeparationConfig: How events are assigned to the sleepers.
+    /// - Throws: `.notInitialized`, `.featureNotEnabled("multiChannelAnalysis")`, `.analysisAlreadyRunning`,
+    ///   `.invalidConfiguration`, or the source's error.
+    public static func startDataSource(
+        using: any DataSource, channelSeparationConfig: ChannelSeparationConfig = .bedSideMics
     ) async throws {
-        if journalState == nil {
-            try context.journal.begin(session, features: context.features, sourceDescription: "\(pipeline.source)")
-            if let channelSeparation {
-                try context.journal.appendBatch(
-                    [.snapshot(channelSeparation, kind: JournalKind.channelSeparation, time: session.startTime)],
-                    sessionId: session.sessionId)
-            }
-        }
-        let factory = EngineFactory(context: context)
-        let streams = Self.streams
-        await pipeline.perform { core in
-            let processor = factory.makeProcessor(
-                for: session, streams: streams, listeners: listeners, restoring: journalState,
-                arbiter: core.stereoArbiter)
-            core.add(processor)
-        }
+        try await analyzer.startDataSource(using: using, channelSeparationConfig: channelSeparationConfig)
     }
 
-    func stopPrimarySession(at: Date?) async throws -> AnalysisResult {
-        _ = try requireContext()
-        guard let primary = activeSessions.values.first(where: { $0.channel == .primary }) else {
-            throw SleepCycleSdkError.analysisNotActive
-        }
-        return try await stopSession(primary.sessionId, at: at)
+    /// Starts a session on one channel of the running stereo source.
+    ///
+    /// - Parameters:
+    ///   - channel: `.primary` or `.secondary`.
+    ///   - config: The sensors to use (a `.secondary` session analyses its channel's audio only).
+    ///   - smartAlarmConfig: A smart alarm, on `.primary` only.
+    /// - Returns: The session's identifier.
+    /// - Throws: `.analysisNotActive`, `.analysisAlreadyRunning`, `.invalidConfiguration`, `.featureNotEnabled`.
+    @discardableResult
+    public static func startMultiChannelAnalysis(
+        channel: AnalysisChannel, config: SleepAnalysisConfig, smartAlarmConfig: SmartAlarmConfig? = nil
+    ) async throws -> UUID {
+        try await analyzer.startMultiChannelAnalysis(channel: channel, config: config, smartAlarmConfig: smartAlarmConfig)
     }
 
-    func stopSession(_ sessionId: UUID, at: Date?) async throws -> AnalysisResult {
-        let context = try requireContext()
-        guard let pipeline, activeSessions[sessionId] != nil else { throw SleepCycleSdkError.analysisNotActive }
-        let end = at ?? (pipeline.source.isFinite ? nil : Date())
-        let outcome = await pipeline.perform { core -> (AnalysisResult?, SleepCycleSdkError?) in
-            let result = core.remove(sessionId)?.finish(at: end)
-            return (result, core.inputError ?? core.sourceError)
-        }
-        activeSessions[sessionId] = nil
-        if let error = outcome.1 { lastSourceError = error }
-        if activeSessions.isEmpty && pipelineLayout == .mixdown { await shutDownPipeline() }
-        guard let result = outcome.0 else { throw SleepCycleSdkError.analysisNotActive }
-        context.journal.finishQuietly(sessionId, logger: context.logger)
-        context.telemetry.analytics("session_stopped", sessionId: sessionId)
-        return result
+    /// Stops the data source. Sessions still active are force-stopped and their results discarded.
+    public static func stopDataSource() async {
+        await analyzer.stopDataSource()
     }
 
-    /// Stops the data source and the pipeline; sessions still active are dropped from memory (their journal
-    /// entries stay, so they remain resumable unless the caller discards them).
-    func shutDownPipeline() async {
-        guard let pipeline else { return }
-        let error = await pipeline.perform { core in core.inputError ?? core.sourceError }
-        if let error { lastSourceError = error }
-        await pipeline.shutdown()
-        self.pipeline = nil
-        pipelineLayout = nil
-        channelSeparation = nil
-        activeSessions.removeAll()
-        Self.streams.sessionsEnded()
-        state = context == nil ? .uninitialized : .initialized
+    // MARK: - Live streams
+
+    /// Batches of detected events, as they complete. Each call returns a new stream; any number may be open.
+    public static var eventStream: AsyncStream<[Event]> {
+        get async { analyzer.eventStream }
     }
 
-    func updatePrimarySmartAlarm(_ config: SmartAlarmConfig?) async throws {
-        let context = try requireContext()
-        guard let pipeline, var primary = activeSessions.values.first(where: { $0.channel == .primary }) else {
-            throw SleepCycleSdkError.analysisNotActive
-        }
-        try require(\.smartAlarm, named: "smartAlarm")
-        if let config, config.wakeupWindow.duration <= 0 {
-            throw SleepCycleSdkError.invalidConfiguration("the wake-up window is empty")
-        }
-        let sessionId = primary.sessionId
-        let factory = EngineFactory(context: context)
-        await pipeline.perform { core in
-            guard let session = core.sessions[sessionId] else { return }
-            if !session.updateSmartAlarm(config) {
-                session.installSmartAlarm(factory.makeSmartAlarm(sessionId: sessionId, configuration: config))
-            }
-        }
-        primary.smartAlarmConfig = config
-        activeSessions[sessionId] = primary
-        try context.journal.updateSmartAlarm(sessionId: sessionId, config: config)
+    /// Breathing-rate measurements, about every 30 seconds while breathing is heard or felt.
+    public static var breathingRateStream: AsyncStream<BreathingRate> {
+        get async { analyzer.breathingRateStream }
     }
 
-    func notifyPrimaryUserInteraction(at: Date?) async throws {
-        _ = try requireContext()
-        guard let pipeline, let primary = activeSessions.values.first(where: { $0.channel == .primary }) else {
-            throw SleepCycleSdkError.analysisNotActive
-        }
-        let sessionId = primary.sessionId
-        await pipeline.perform { core in core.sessions[sessionId]?.notifyUserInteraction(at: at) }
+    /// One real-time prediction per 30-second epoch (needs the `realTimeSleepStaging` feature).
+    public static var sleepStageStream: AsyncStream<SleepStagePrediction> {
+        get async { analyzer.sleepStageStream }
+    }
+
+    /// Changes of the audio input's health; while a session runs, a new stream starts with the current status.
+    public static var audioHealthStream: AsyncStream<AudioHealthUpdate> {
+        get async { analyzer.audioHealthStream }
+    }
+
+    /// Smart-alarm life-cycle events; while a session runs, a new stream starts with the alarm's latest event.
+    public static var smartAlarmStream: AsyncStream<SmartAlarmEvent> {
+        get async { analyzer.smartAlarmStream }
     }
 }

@@ -1,31 +1,10 @@
 import Foundation
 
-/// What `initialize` set up, used by every later call.
-struct SdkContext: Sendable {
-    /// The verified licence.
-    let license: License
-    /// Where files go.
-    let locations: StorageLocations
-    /// The SDK's logger.
-    let logger: SDKLogger
-    /// Telemetry, as configured.
-    let telemetry: TelemetryReporter
-    /// The models, loaded once.
-    let models: LoadedModels
-    /// Where they came from (for `clear()`).
-    let provisioner: ModelProvisioner
-    /// The journal of active sessions.
-    let journal: SessionJournal
-
-    /// The licence's features.
-    var features: SleepAnalysisFeatures { license.features }
-}
-
 extension SleepCycleSdk {
     // MARK: - Set-up and life cycle
 
     /// Verifies the API key (a signed licence), readies the models its features need, and opens the session
-    /// journal.
+    /// journal (`SleepAnalyzer.initialize(logLevel:logger:apiKey:forceTokenRefresh:telemetry:onDownloadProgress:storageDirectory:trustedIssuerKeys:)`).
     ///
     /// - Parameters:
     ///   - logLevel: The lowest level logged.
@@ -38,87 +17,70 @@ extension SleepCycleSdk {
     ///   - trustedIssuerKeys: Extra trusted issuer public keys (base64), beside the built-in ones and
     ///     `SLEEPANALYSIS_TRUSTED_KEYS`.
     /// - Returns: The features the licence grants.
-    /// - Throws: `.invalidApiKey` (malformed, tampered, expired or untrusted key), `.invalidConfiguration`,
-    ///   `.analysisAlreadyRunning` while a data source runs, the model errors (`.resourceUnavailable`,
-    ///   `.resourceDownloadFailed`, `.modelNotProvisioned`, `.modelIntegrityCheckFailed`, `.modelUnavailable`),
-    ///   `.storageFailure`.
+    /// - Throws: `.invalidApiKey`, `.invalidConfiguration`, `.analysisAlreadyRunning` while a data source runs, the
+    ///   model errors, `.storageFailure` (also when another analyzer uses the storage directory).
     @discardableResult
     public static func initialize(
         logLevel: LogLevel = .info, logger: (any Logger)? = nil, apiKey: String, forceTokenRefresh: Bool = false,
         telemetry: TelemetryConfig = TelemetryConfig(), onDownloadProgress: (@Sendable (Double) -> Void)? = nil,
         storageDirectory: URL? = nil, trustedIssuerKeys: [String] = []
     ) async throws -> SleepAnalysisFeatures {
-        try await shared.setUp(
-            logger: SDKLogger(threshold: logLevel, destination: logger), apiKey: apiKey,
-            forceTokenRefresh: forceTokenRefresh, telemetry: telemetry, onDownloadProgress: onDownloadProgress,
-            storageDirectory: storageDirectory, trustedIssuerKeys: trustedIssuerKeys)
+        try await analyzer.initialize(
+            logLevel: logLevel, logger: logger, apiKey: apiKey, forceTokenRefresh: forceTokenRefresh,
+            telemetry: telemetry, onDownloadProgress: onDownloadProgress, storageDirectory: storageDirectory,
+            trustedIssuerKeys: trustedIssuerKeys)
     }
 
     /// Stops the data source and returns to `.uninitialized`. Active sessions are not finalized: they stay in the
     /// journal and can be resumed after the next `initialize`.
     public static func deinitialize() async {
-        await shared.tearDown(clearingState: false)
+        await analyzer.deinitialize()
     }
 
     /// Deinitializes, then deletes the cached licence token and the downloaded models.
     public static func clear() async {
-        await shared.tearDown(clearingState: true)
-    }
-}
-
-extension SleepCycleSdk {
-    func setUp(
-        logger: SDKLogger, apiKey: String, forceTokenRefresh: Bool, telemetry: TelemetryConfig,
-        onDownloadProgress: (@Sendable (Double) -> Void)?, storageDirectory: URL?, trustedIssuerKeys: [String]
-    ) async throws -> SleepAnalysisFeatures {
-        guard pipeline == nil else { throw SleepCycleSdkError.analysisAlreadyRunning }
-        let locations = StorageLocations.resolve(storageDirectory: storageDirectory)
-        lastLocations = locations
-        let reporter = TelemetryReporter(
-            config: telemetry, defaultSpoolFile: locations.telemetrySpoolFile, logger: logger)
-        do {
-            _ = try StorageLocations.prepare(locations.stateDirectory)
-            _ = try StorageLocations.prepare(locations.dataDirectory)
-            let authorizer = LicenseAuthorizer(
-                verifier: try LicenseVerifier(trustedIssuerKeys: trustedIssuerKeys),
-                cache: LicenseTokenCache(directory: locations.licenseCacheDirectory), logger: logger)
-            let license = try authorizer.authorize(apiKey: apiKey, forceRefresh: forceTokenRefresh)
-            let provisioner = ModelProvisioner(
-                mode: try ModelProvisioningMode.resolve(license: license), modelsDirectory: locations.modelsDirectory,
-                logger: logger)
-            let provisioned = try await provisioner.provision(for: license.features, onProgress: onDownloadProgress)
-            let models = try LoadedModels(provisioned: provisioned, features: license.features)
-            let journal = try SessionJournal(databaseURL: locations.stateDirectory.appendingPathComponent("journal.sqlite"))
-            context = SdkContext(
-                license: license, locations: locations, logger: logger, telemetry: reporter, models: models,
-                provisioner: provisioner, journal: journal)
-            Self.featureGate.set(license.features)
-            state = .initialized
-            reporter.analytics("initialized", attributes: ["features": license.features.enabledNames.joined(separator: ",")])
-            return license.features
-        } catch {
-            reporter.failure("initialize", error)
-            throw error
-        }
+        await analyzer.clear()
     }
 
-    func tearDown(clearingState: Bool) async {
-        await shutDownPipeline()
-        if clearingState {
-            // Without an active context, clear what the last set-up used (or the default XDG directories).
-            let locations = context?.locations ?? lastLocations ?? StorageLocations.resolve(storageDirectory: nil)
-            let logger = context?.logger ?? SDKLogger(threshold: .warning)
-            do {
-                try LicenseTokenCache(directory: locations.licenseCacheDirectory).clear()
-                try ModelProvisioner(mode: .bundled, modelsDirectory: locations.modelsDirectory, logger: logger)
-                    .removeDownloadedModels()
-            } catch {
-                logger.error("clear() could not delete everything: \(error)")
-                context?.telemetry.failure("clear", error)
-            }
-        }
-        context = nil
-        Self.featureGate.set(nil)
-        state = .uninitialized
+    // MARK: - Data sources
+
+    /// Creates a live source capturing from an ALSA device (`SleepAnalyzer.createLiveDataSource(device:)`).
+    ///
+    /// - Parameter device: The ALSA device name (`default`, `hw:1,0`, `plughw:CARD=Mic`, …).
+    /// - Returns: The source, to pass to `startAnalysis(using:)` or `startDataSource(using:)`.
+    public static func createLiveDataSource(device: String = "default") -> any DataSource {
+        analyzer.createLiveDataSource(device: device)
+    }
+
+    /// Creates a source that replays a recorded night
+    /// (`SleepAnalyzer.createFileDataSource(audio:accelerometer:heartRate:activityCounts:startTime:pace:)`).
+    ///
+    /// - Parameters:
+    ///   - audio: The audio file, or nil.
+    ///   - accelerometer: An accelerometer CSV (`timestamp,x,y,z`; seconds or ISO 8601; g or m/s²), or nil.
+    ///   - heartRate: A heart-rate CSV (`timestamp,bpm`), or nil.
+    ///   - activityCounts: An epoch actigraphy CSV (`timestamp,activity_count`), or nil.
+    ///   - startTime: When the recording began (nil: now); relative CSV timestamps count from it.
+    ///   - pace: How fast to replay; results are the same at every pace.
+    /// - Returns: The source, to pass to `startAnalysis(using:)` or `startDataSource(using:)`.
+    public static func createFileDataSource(
+        audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil, startTime: Date? = nil,
+        pace: ReplayPace = .asFastAsPossible
+    ) -> any DataSource {
+        analyzer.createFileDataSource(
+            audio: audio, accelerometer: accelerometer, heartRate: heartRate, activityCounts: activityCounts,
+            startTime: startTime, pace: pace)
+    }
+
+    /// Creates a listener that records clips around events of the configured types and hands them to `receiver`.
+    ///
+    /// - Parameters:
+    ///   - audioClipsConfig: The event types that produce clips, their minimum durations, and the clip length.
+    ///   - receiver: Where the clips go; called on the analysis thread.
+    /// - Returns: The listener to pass in `eventListeners:`.
+    public static func createAudioClipsProducer(
+        audioClipsConfig: AudioClipsConfig, receiver: any AudioClipsReceiver
+    ) -> any AudioEventListener {
+        analyzer.createAudioClipsProducer(audioClipsConfig: audioClipsConfig, receiver: receiver)
     }
 }

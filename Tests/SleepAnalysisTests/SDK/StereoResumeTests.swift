@@ -33,7 +33,7 @@ final class StereoResumeTests: SDKTestCase {
 
         // Then the session continues with the separation it started with
         XCTAssertEqual(resumed.map(\.sessionId), [primary])
-        let inForce = await SleepCycleSdk.shared.channelSeparation
+        let inForce = await SleepCycleSdk.analyzer.channelSeparation
         XCTAssertEqual(inForce, separation)
         await again.waitUntilFinished()
         _ = try await SleepCycleSdk.stopAnalysis(sessionId: primary)

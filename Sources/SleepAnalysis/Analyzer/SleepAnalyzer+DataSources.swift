@@ -1,6 +1,6 @@
 import Foundation
 
-extension SleepCycleSdk {
+extension SleepAnalyzer {
     // MARK: - Data sources
 
     /// Creates a live source capturing from an ALSA device (mono or stereo, any rate the card offers; resampled
@@ -8,7 +8,7 @@ extension SleepCycleSdk {
     ///
     /// - Parameter device: The ALSA device name (`default`, `hw:1,0`, `plughw:CARD=Mic`, …).
     /// - Returns: The source, to pass to `startAnalysis(using:)` or `startDataSource(using:)`.
-    public nonisolated static func createLiveDataSource(device: String = "default") -> any DataSource {
+    public nonisolated func createLiveDataSource(device: String = "default") -> any DataSource {
         LiveDataSource(device: device)
     }
 
@@ -25,12 +25,26 @@ extension SleepCycleSdk {
     ///   - startTime: When the recording began (nil: now); relative CSV timestamps count from it.
     ///   - pace: How fast to replay; results are the same at every pace.
     /// - Returns: The source, to pass to `startAnalysis(using:)` or `startDataSource(using:)`.
-    public nonisolated static func createFileDataSource(
+    public nonisolated func createFileDataSource(
         audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil, startTime: Date? = nil,
         pace: ReplayPace = .asFastAsPossible
     ) -> any DataSource {
         FileDataSource(
             audio: audio, accelerometer: accelerometer, heartRate: heartRate, activityCounts: activityCounts,
             startTime: startTime, pace: pace)
+    }
+
+    /// Creates a listener that records clips around events of the configured types and hands them to `receiver`.
+    ///
+    /// Pass the listener to `startAnalysis(eventListeners:)`.
+    ///
+    /// - Parameters:
+    ///   - audioClipsConfig: The event types that produce clips, their minimum durations, and the clip length.
+    ///   - receiver: Where the clips go; called on the analysis thread.
+    /// - Returns: The listener to pass in `eventListeners:`.
+    public nonisolated func createAudioClipsProducer(
+        audioClipsConfig: AudioClipsConfig, receiver: any AudioClipsReceiver
+    ) -> any AudioEventListener {
+        AudioClipsProducer(config: audioClipsConfig, receiver: receiver)
     }
 }

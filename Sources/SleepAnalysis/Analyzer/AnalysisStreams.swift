@@ -1,7 +1,7 @@
 import Foundation
 
-/// The SDK's live streams, one broadcaster each, shared by every session.
-struct SdkStreams: Sendable {
+/// One analyzer's live streams, a broadcaster each; its sessions publish into them through `AnalysisOutputSink`.
+struct AnalysisStreams: AnalysisOutputSink {
     let state = StreamBroadcaster<SleepCycleSdkState>()
     let events = StreamBroadcaster<[Event]>()
     let breathingRates = StreamBroadcaster<BreathingRate>()
@@ -16,4 +16,10 @@ struct SdkStreams: Sendable {
         audioHealth.forgetLatest()
         smartAlarm.forgetLatest()
     }
+
+    func publish(events: [Event]) { self.events.yield(events) }
+    func publish(breathingRate: BreathingRate) { breathingRates.yield(breathingRate) }
+    func publish(sleepStage: SleepStagePrediction) { sleepStages.yield(sleepStage) }
+    func publish(audioHealth: AudioHealthUpdate) { self.audioHealth.yield(audioHealth) }
+    func publish(smartAlarm: SmartAlarmEvent) { self.smartAlarm.yield(smartAlarm) }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Builds each session's engines from the licence's features, the session's sensors and the loaded models.
 struct EngineFactory: Sendable {
     /// What `initialize` set up.
-    let context: SdkContext
+    let context: AnalyzerContext
 
     /// The event types a session reports: standard types with `audioEvents` (movement from audio only when the
     /// accelerometer is not used), snoring with `snoringDetection`, extended types with `extendedAudioEvents`.
@@ -23,6 +23,11 @@ struct EngineFactory: Sendable {
             ?? SilentEventsEngine()
     }
 
+    /// What a two-sleeper pipeline needs, with this factory's events engines.
+    func stereoSetup(separation: ChannelSeparationConfig) -> StereoSetup {
+        StereoSetup(separation: separation, makeChannelEventsEngine: { makeChannelEventsEngine() })
+    }
+
     /// A smart alarm for a session that had none, and the events it starts with (`.armed`).
     func makeSmartAlarm(sessionId: UUID, configuration: SmartAlarmConfig?) -> (
         driver: any SmartAlarmDriver, initialEvents: [SmartAlarmEvent]
@@ -33,8 +38,8 @@ struct EngineFactory: Sendable {
 
     /// The processor of a new (or resumed) session, with its engines.
     func makeProcessor(
-        for session: SleepCycleSdk.ActiveSession, streams: SdkStreams, listeners: ListenerBox,
-        restoring restored: JournaledSessionState?, arbiter: StereoEventArbiter?
+        for session: SessionDescriptor, output: any AnalysisOutputSink, listeners: ListenerBox,
+        restoring restored: RestoredSessionState?, arbiter: StereoEventArbiter?
     ) -> SessionProcessor {
         let features = context.features
         let config = session.config
@@ -87,11 +92,11 @@ struct EngineFactory: Sendable {
         }
         let processor = SessionProcessor(
             sessionId: session.sessionId, channel: session.channel, config: config, startTime: session.startTime,
-            timeZone: restored?.session.timeZone ?? .current, engines: engines,
+            timeZone: restored?.timeZone ?? .current, engines: engines,
             publishing: SessionPublishing(
                 realTimeStages: features.realTimeSleepStaging, wholeNightStages: features.sleepStaging),
-            streams: streams, listeners: listeners,
-            journal: SessionJournalWriter(journal: context.journal, logger: context.logger), restoring: restored,
+            output: output, listeners: listeners,
+            recorder: SessionJournalRecorder(journal: context.journal, logger: context.logger), restoring: restored,
             eventPresence: EventPresence(onThresholds: context.models.events?.onThreshold ?? [:]))
         processor.publishInitialAlarmEvents(initialAlarmEvents)
         return processor

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Every error the SDK throws. Each case carries a message a user can act on.
-public enum SleepCycleSdkError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum SleepCycleSdkError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// A call needs `initialize(...)` first.
     case notInitialized
     /// The API key is malformed, tampered with, expired or from an untrusted issuer.
@@ -36,7 +36,7 @@ public enum SleepCycleSdkError: Error, Sendable, Hashable, CustomStringConvertib
     /// A message for logs and users.
     public var description: String {
         switch self {
-        case .notInitialized: "The SDK is not initialized: call SleepCycleSdk.initialize(...) first."
+        case .notInitialized: "The analyzer is not initialized: call initialize(...) first."
         case .invalidApiKey(let why): "The API key was rejected: \(why)"
         case .featureNotEnabled(let feature): "The licence does not include the feature '\(feature)'."
         case .analysisAlreadyRunning: "An analysis or data source is already running: stop it first."
@@ -53,4 +53,7 @@ public enum SleepCycleSdkError: Error, Sendable, Hashable, CustomStringConvertib
         case .noResumableSession: "There is no session to resume."
         }
     }
+
+    /// The message a person needs (`localizedDescription` gives the same).
+    public var errorDescription: String? { description }
 }

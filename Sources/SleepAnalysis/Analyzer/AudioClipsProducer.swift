@@ -78,19 +78,3 @@ final class AudioClipsProducer: AudioEventListener {
         pending = waiting
     }
 }
-
-extension SleepCycleSdk {
-    /// Creates a listener that records clips around events of the configured types and hands them to `receiver`.
-    ///
-    /// Pass the listener to `startAnalysis(eventListeners:)`.
-    ///
-    /// - Parameters:
-    ///   - audioClipsConfig: The event types that produce clips, their minimum durations, and the clip length.
-    ///   - receiver: Where the clips go; called on the analysis thread.
-    /// - Returns: The listener to pass in `eventListeners:`.
-    public nonisolated static func createAudioClipsProducer(
-        audioClipsConfig: AudioClipsConfig, receiver: any AudioClipsReceiver
-    ) -> any AudioEventListener {
-        AudioClipsProducer(config: audioClipsConfig, receiver: receiver)
-    }
-}

@@ -1,6 +1,6 @@
 import Foundation
 
-extension SleepCycleSdk {
+extension SleepAnalyzer {
     // MARK: - Two sleepers
 
     /// Starts a stereo data source for two sleepers, one microphone each; sessions are then started per channel
@@ -11,10 +11,10 @@ extension SleepCycleSdk {
     ///   - channelSeparationConfig: How events are assigned to the sleepers.
     /// - Throws: `.notInitialized`, `.featureNotEnabled("multiChannelAnalysis")`, `.analysisAlreadyRunning`,
     ///   `.invalidConfiguration` (bad separation parameters, or a source that is not stereo), or the source's error.
-    public static func startDataSource(
+    public func startDataSource(
         using: any DataSource, channelSeparationConfig: ChannelSeparationConfig = .bedSideMics
     ) async throws {
-        try await shared.startStereoSource(using, separation: channelSeparationConfig)
+        try await startStereoSource(using, separation: channelSeparationConfig)
     }
 
     /// Starts a session on one channel of the running stereo source.
@@ -28,20 +28,20 @@ extension SleepCycleSdk {
     /// - Throws: `.analysisNotActive` without a running stereo source, `.analysisAlreadyRunning` when the channel
     ///   has a session, `.invalidConfiguration` for an alarm on `.secondary`, `.featureNotEnabled`.
     @discardableResult
-    public static func startMultiChannelAnalysis(
+    public func startMultiChannelAnalysis(
         channel: AnalysisChannel, config: SleepAnalysisConfig, smartAlarmConfig: SmartAlarmConfig? = nil
     ) async throws -> UUID {
-        try await shared.startChannelSession(channel: channel, config: config, smartAlarmConfig: smartAlarmConfig)
+        try await startChannelSession(channel: channel, config: config, smartAlarmConfig: smartAlarmConfig)
     }
 
     /// Stops the data source. Sessions still active are force-stopped and their results discarded; stop each
     /// session first to keep its result.
-    public static func stopDataSource() async {
-        await shared.stopSourceDiscardingSessions()
+    public func stopDataSource() async {
+        await stopSourceDiscardingSessions()
     }
 }
 
-extension SleepCycleSdk {
+extension SleepAnalyzer {
     func startStereoSource(_ source: any DataSource, separation: ChannelSeparationConfig) async throws {
         let context = try requireContext()
         try require(\.multiChannelAnalysis, named: "multiChannelAnalysis")
@@ -52,9 +52,14 @@ extension SleepCycleSdk {
                 "multi-channel analysis needs a stereo source (two microphones); this one has \(source.channelCount) channel(s)")
         }
         let pipeline = try AnalysisPipeline(
-            source: source, layout: .perChannel, streams: Self.streams, logger: context.logger,
-            stereo: StereoSetup(separation: separation, factory: EngineFactory(context: context)))
-        try pipeline.startSource()
+            source: source, layout: .perChannel, logger: context.logger,
+            stereo: EngineFactory(context: context).stereoSetup(separation: separation))
+        do {
+            try pipeline.startSource()
+        } catch {
+            await pipeline.shutdown()
+            throw error
+        }
         // A live source knows its channel count only once the device is open.
         guard source.channelCount == 2 else {
             await pipeline.shutdown()
@@ -81,8 +86,8 @@ extension SleepCycleSdk {
             throw SleepCycleSdkError.invalidConfiguration("a smart alarm is supported on the primary channel only")
         }
         try validate(config: config, smartAlarm: smartAlarmConfig, channel: channel)
-        let startTime = await pipeline.perform { core in core.channelSessionStart }
-        let session = ActiveSession(
+        let startTime = try await pipeline.perform { core in core.channelSessionStart }
+        let session = SessionDescriptor(
             sessionId: UUID(), channel: channel, config: config, smartAlarmConfig: smartAlarmConfig,
             startTime: pipeline.source.isFinite ? startTime : max(startTime, Date()))
         try await addSession(session, to: pipeline, context: context, listeners: ListenerBox(listeners: []))
@@ -93,7 +98,7 @@ extension SleepCycleSdk {
     func stopSourceDiscardingSessions() async {
         guard let pipeline else { return }
         let discarded = Array(activeSessions.keys)
-        await pipeline.perform { core in
+        _ = try? await pipeline.perform { core in
             for id in discarded { _ = core.remove(id) }
         }
         if let context {

@@ -1,14 +1,14 @@
 import Foundation
 
-extension SleepCycleSdk {
+extension SleepAnalyzer {
     // MARK: - Resume
 
     /// True when the journal holds sessions that were active when the host process ended (crash, kill, restart)
     /// and no data source runs now.
     ///
     /// - Returns: True when `resumeAnalysis` has sessions to continue.
-    public static func isResumePossible() async -> Bool {
-        await shared.hasResumableSessions()
+    public func isResumePossible() -> Bool {
+        hasResumableSessions()
     }
 
     /// Continues the sessions that were active when the host process ended, on `using` (nil: live capture from
@@ -22,22 +22,23 @@ extension SleepCycleSdk {
     /// - Throws: `.notInitialized`, `.analysisAlreadyRunning`, `.noResumableSession`, `.storageFailure`, or the
     ///   source's error.
     @discardableResult
-    public static func resumeAnalysis(
+    public nonisolated func resumeAnalysis(
         using: (any DataSource)? = nil, eventListeners: [any AudioEventListener] = []
     ) async throws -> [ResumedSession] {
+        // The listeners are called on the analysis thread only; the box carries them there.
         let listeners = ListenerBox(listeners: eventListeners)
-        return try await shared.resumeSessions(source: using, listeners: listeners)
+        return try await resumeSessions(source: using, listeners: listeners)
     }
 
     /// Ends the resumable sessions and discards their results, so `isResumePossible()` is false again.
     ///
     /// - Throws: `.analysisAlreadyRunning` while a data source runs, `.notInitialized`, `.storageFailure`.
-    public static func clearActiveSessions() async throws {
-        try await shared.discardResumableSessions()
+    public func clearActiveSessions() async throws {
+        try await discardResumableSessions()
     }
 }
 
-extension SleepCycleSdk {
+extension SleepAnalyzer {
     func hasResumableSessions() -> Bool {
         guard let context, pipeline == nil else { return false }
         return ((try? context.journal.activeSessions()) ?? []).isEmpty == false
@@ -59,24 +60,26 @@ extension SleepCycleSdk {
         let layout: SignalLayout = twoSleepers ? .perChannel : .mixdown
         let separation = journaledSeparation ?? .bedSideMics
         let pipeline = try AnalysisPipeline(
-            source: source, layout: layout, streams: Self.streams, logger: context.logger,
-            stereo: twoSleepers ? StereoSetup(separation: separation, factory: EngineFactory(context: context)) : nil)
+            source: source, layout: layout, logger: context.logger,
+            stereo: twoSleepers ? EngineFactory(context: context).stereoSetup(separation: separation) : nil)
         var resumed: [ResumedSession] = []
-        var sessions: [ActiveSession] = []
-        for record in journaled {
-            let restored = try JournaledSessionState(session: record, journal: context.journal)
-            let session = ActiveSession(
-                sessionId: record.sessionId, channel: record.channel, config: record.config,
-                smartAlarmConfig: record.smartAlarmConfig, startTime: record.startTime)
-            try await addSession(
-                session, to: pipeline, context: context,
-                listeners: record.channel == .primary ? listeners : ListenerBox(listeners: []), restoring: restored)
-            sessions.append(session)
-            resumed.append(record.resumedSession)
-        }
+        var sessions: [SessionDescriptor] = []
         do {
+            for record in journaled {
+                let restored = try RestoredSessionState(session: record, journal: context.journal)
+                let session = SessionDescriptor(
+                    sessionId: record.sessionId, channel: record.channel, config: record.config,
+                    smartAlarmConfig: record.smartAlarmConfig, startTime: record.startTime)
+                try await addSession(
+                    session, to: pipeline, context: context,
+                    listeners: record.channel == .primary ? listeners : ListenerBox(listeners: []),
+                    restoring: restored)
+                sessions.append(session)
+                resumed.append(record.resumedSession)
+            }
             try pipeline.startSource()
         } catch {
+            // A failed resume leaves no thread or source behind; the sessions stay in the journal.
             await pipeline.shutdown()
             throw error
         }

@@ -1,15 +1,7 @@
 import Foundation
 
-/// One thing a session journals as the night goes.
-enum JournaledRecord {
-    case epoch(EpochObservation)
-    case realTimePrediction(SleepStagePrediction)
-    case event(Event)
-    case breathing(BreathingRate)
-    case health(AudioHealthUpdate)
-    case alarmState(SmartAlarmState)
-
-    /// The journal entry for the record, stamped with `time` when the record has no time of its own.
+extension JournaledRecord {
+    /// The journal entry for the record.
     func entry() throws -> JournalEntry {
         switch self {
         case .epoch(let observation):
@@ -28,10 +20,12 @@ enum JournaledRecord {
     }
 }
 
-/// Commits a session's records to the journal once per epoch, in one transaction with a checkpoint, so a process
-/// killed at any moment leaves whole epochs behind. Failures are logged, never thrown into the analysis.
-struct SessionJournalWriter: Sendable {
+/// Commits a session's records to the SQLite journal once per epoch, in one transaction with a checkpoint, so a
+/// process killed at any moment leaves whole epochs behind. Failures are logged, never thrown into the analysis.
+struct SessionJournalRecorder: SessionRecorder {
+    /// The journal.
     let journal: SessionJournal
+    /// Where failures are logged.
     let logger: SDKLogger
 
     /// Writes `records` and the checkpoint `processedUntil` atomically.
@@ -48,32 +42,24 @@ struct SessionJournalWriter: Sendable {
     }
 }
 
-/// What the journal holds of an interrupted session: enough to continue it so that its result covers the whole
-/// night.
-struct JournaledSessionState: Sendable {
-    let session: JournalSession
-    let checkpoint: JournalCheckpoint?
-    let observations: [EpochObservation]
-    let realTimePredictions: [SleepStagePrediction]
-    let events: [Event]
-    let breathingRates: [BreathingRate]
-    let healthUpdates: [AudioHealthUpdate]
-    let alarmState: SmartAlarmState?
-
+extension RestoredSessionState {
     /// Reads the session `session` back from `journal`.
     ///
     /// - Throws: `SleepCycleSdkError.storageFailure` when the journal cannot be read.
     init(session: JournalSession, journal: SessionJournal) throws {
         let id = session.sessionId
-        self.session = session
-        checkpoint = try journal.checkpoint(sessionId: id)
-        observations = try journal.records(of: EpochObservation.self, kind: JournalKind.epochFeatures, sessionId: id)
-        realTimePredictions = try journal.records(
-            of: SleepStagePrediction.self, kind: JournalKind.realTimePrediction, sessionId: id)
-        events = try journal.records(of: Event.self, kind: JournalKind.event, sessionId: id)
-        breathingRates = try journal.records(of: BreathingRate.self, kind: JournalKind.breathingRate, sessionId: id)
-        healthUpdates = try journal.records(of: AudioHealthUpdate.self, kind: JournalKind.healthUpdate, sessionId: id)
-        alarmState = try journal.latest(of: SmartAlarmState.self, kind: JournalKind.alarmState, sessionId: id)
+        self.init(
+            timeZone: session.timeZone,
+            processedUntil: try journal.checkpoint(sessionId: id)?.processedUntil,
+            observations: try journal.records(
+                of: EpochObservation.self, kind: JournalKind.epochFeatures, sessionId: id),
+            realTimePredictions: try journal.records(
+                of: SleepStagePrediction.self, kind: JournalKind.realTimePrediction, sessionId: id),
+            events: try journal.records(of: Event.self, kind: JournalKind.event, sessionId: id),
+            breathingRates: try journal.records(of: BreathingRate.self, kind: JournalKind.breathingRate, sessionId: id),
+            healthUpdates: try journal.records(
+                of: AudioHealthUpdate.self, kind: JournalKind.healthUpdate, sessionId: id),
+            alarmState: try journal.latest(of: SmartAlarmState.self, kind: JournalKind.alarmState, sessionId: id))
     }
 }
 
@@ -81,9 +67,7 @@ extension SessionJournal {
     /// Records a session that starts.
     ///
     /// - Throws: `SleepCycleSdkError.storageFailure`.
-    func begin(_ session: SleepCycleSdk.ActiveSession, features: SleepAnalysisFeatures, sourceDescription: String)
-        throws
-    {
+    func begin(_ session: SessionDescriptor, features: SleepAnalysisFeatures, sourceDescription: String) throws {
         try beginSession(
             JournalSession(
                 sessionId: session.sessionId, channel: session.channel, config: session.config,
