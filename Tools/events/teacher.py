@@ -1,7 +1,7 @@
 """Distillation targets from a large pretrained audio network (the teacher) for the small event network.
 
 The teacher is far too slow for the engine (about 0.1 s per 3-s chunk), so it only takes part in training:
-`teacher_embeddings.py` stores one embedding per clip of the manifest, and each training window of a clip
+`studies/teacher_embeddings.py` stores one embedding per clip of the manifest, and each training window of a clip
 (the windows that carry the clip's class) gets two extra targets from it:
 
 - the teacher's class probabilities: a logistic regression on the embeddings of the training clips, its output

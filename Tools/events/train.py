@@ -259,7 +259,8 @@ def main():
     ap.add_argument("--equalised-members", type=int, default=None,
                     help="how many of the members (the last ones) train on the equalised copies (default: all)")
     ap.add_argument("--teacher", default=None,
-                    help="teacher embeddings per clip (.npz from teacher_embeddings.py): distil them (teacher.py)")
+                    help="teacher embeddings per clip (.npz from studies/teacher_embeddings.py): distil them "
+                         "(teacher.py)")
     ap.add_argument("--teacher-soft-weight", type=float, default=0.5, help="weight of the teacher's probabilities")
     ap.add_argument("--teacher-hint-weight", type=float, default=1.0, help="weight of the teacher's embedding")
     ap.add_argument("--teacher-bound", action="store_true",

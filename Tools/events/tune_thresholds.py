@@ -33,7 +33,7 @@ DURATION_WINDOWS = (1, 2, 3, 4, 6)
 # Breath heard from the bedside is soft band-limited noise every few seconds, which the model can hear as water or
 # wind, and the clip set has no such breathing to tune on: water and wind also get higher on-thresholds, and wind
 # (gusts last seconds) a 3-s minimum duration. These floors were chosen on the synthetic bedside breathing of
-# `breathing_false_alarms.py` and the demo night, which therefore no longer check them independently.
+# `studies/breathing_false_alarms.py` and the demo night, which therefore no longer check them independently.
 MIN_DURATION_WINDOWS = {"music": 3, "traffic": 3, "water": 3, "wind": 6}
 # Fart has 13 clips of one source; tuned freely its threshold fell to 0.55 for the cascade of two networks, at which
 # 6 of the demo night's synthetic snores and a cough became farts. Its floor, 0.75, is the value the tuning chose

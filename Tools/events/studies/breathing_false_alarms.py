@@ -7,7 +7,7 @@ often: it writes the scenes and a manifest (class `other`) to a temporary folder
 `sleepanalysis evaluate events --model MODEL` on them, and prints the share of scenes with an event, by type.
 
 Usage (from the repository root, after `swift build -c release --product sleepanalysis`):
-    python3 Tools/events/breathing_false_alarms.py [--model Models/events.bin] [--scenes 40] [--seconds 30]
+    python3 Tools/events/studies/breathing_false_alarms.py [--model Models/events.bin] [--scenes 40] [--seconds 30]
 """
 import argparse
 import json
@@ -19,7 +19,7 @@ import tempfile
 import numpy as np
 import soundfile as sf
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures"))
 import synth  # noqa: E402
 
 HEADER = "class\tfile\tsource_repo\tcommit\toriginal_path\tlicense\tduration_s\tnotes\tgroup"

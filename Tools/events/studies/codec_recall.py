@@ -5,11 +5,11 @@ compression levels (libsndfile's 0..1 scale; 0.95 is about 19 kbit/s on snoring,
 Two sources of snores (run from the repository root, after `swift build -c release --product sleepanalysis`):
 
     # recorded snores, each scored by the fold model that never saw it (train.py --fold-models DIR)
-    python3 Tools/events/codec_recall.py --folds-dir DIR --root ../shared/data/audio [--bedroom]
+    python3 Tools/events/studies/codec_recall.py --folds-dir DIR --root ../shared/data/audio [--bedroom]
     # the synthetic snores of Tools/fixtures/snore_realism.py, scored by one model file
-    python3 Tools/events/codec_recall.py --synthetic --model Models/events.bin
+    python3 Tools/events/studies/codec_recall.py --synthetic --model Models/events.bin
     # five-second cuts of the demo night's snoring episodes, the whole night encoded as make_fixtures.py does
-    python3 Tools/events/codec_recall.py --night --model Models/events.bin     (needs espeak-ng)
+    python3 Tools/events/studies/codec_recall.py --night --model Models/events.bin     (needs espeak-ng)
 
 `--bedroom` sets every recorded clip to the demo night's level (-42 dBFS RMS) over -58 dBFS room tone first.
 Copies are written under --work (a temporary directory); nothing is written next to the data.
@@ -30,7 +30,7 @@ import numpy as np
 import soundfile
 from scipy import signal
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures"))
 import make_fixtures  # noqa: E402
 import snore_realism  # noqa: E402
 import synth  # noqa: E402

@@ -7,12 +7,16 @@ engine's budget. It says how far a large pretrained network is from the small on
 Usage: teacher_reference.py --teacher teacher.npz --manifest MANIFEST.tsv [--json OUT]"""
 import argparse
 import json
+import os
+import sys
 
 import numpy as np
 from sklearn.metrics import precision_recall_fscore_support
 
-import eventdata as ed
-import teacher as teacher_targets
+# The training modules are in Tools/events, one folder up.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import eventdata as ed  # noqa: E402
+import teacher as teacher_targets  # noqa: E402
 
 
 def main():

@@ -8,13 +8,16 @@ nor that fold, and fold f's own come from a stacker fitted on all the other fold
 snoring F1 and per-type F1 before (span 0) and after, for each span."""
 import argparse
 import json
+import os
 import sys
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-import eventdata as ed
-import tune_thresholds as tt
+# The training modules are in Tools/events, one folder up.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import eventdata as ed  # noqa: E402
+import tune_thresholds as tt  # noqa: E402
 
 C = len(ed.CLASSES)
 
