@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Retrain the sleep-staging model from the Walch et al. data and the Sleep-EDF hypnograms, measure it
+# leave-one-subject-out through the Swift engine, and rewrite Models/staging.json (model card: Models/staging.md).
+#
+# Usage: Tools/staging/retrain.sh [DATA_ROOT]
+#   DATA_ROOT is the shared data folder holding staging/walch and staging/sleepedf_hypnograms/epochs
+#   (default: ../shared/data beside the repository).
+# Needs Python 3 with numpy, scikit-learn and lightgbm (Tools/requirements.txt; torch is not needed here).
+# About 20 to 45 minutes on two shared cores, nearly all of it the leave-one-subject-out training.
+#
+# Writes, under ${TMPDIR:-/tmp}/sleepanalysis-staging:
+#   features.csv            the model inputs the package computes for every subject
+#   loso/<subject>.json     one model per subject, trained without that subject
+#   loso-python.json        the pooled held-out figures of train.py's Python mirror of the decoding
+#   loso-swift.json         the pooled held-out figures computed by the Swift engine (the model card's table)
+# and Models/staging.json, trained on every subject.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+if [ $# -ge 1 ]; then
+    DATA="$(cd "$1" && pwd)"
+else
+    DATA="$(cd "$ROOT/../shared/data" && pwd)"
+fi
+WALCH="$DATA/staging/walch"
+HYPNOGRAMS="$DATA/staging/sleepedf_hypnograms/epochs"
+W="${TMPDIR:-/tmp}/sleepanalysis-staging"
+for dir in "$WALCH" "$HYPNOGRAMS"; do
+    [ -d "$dir" ] || { echo "retrain.sh: missing $dir" >&2; exit 1; }
+done
+cd "$ROOT"
+mkdir -p "$W"
+
+swift build -c release --product sleepanalysis
+CLI=.build/release/sleepanalysis
+
+# 1. The features, computed by the package exactly as the engine computes them at run time.
+"$CLI" features staging --dataset walch --root "$WALCH" --out "$W/features.csv"
+
+# 2. Leave-one-subject-out: per subject, the whole training procedure (classifiers, inner tuning, priors)
+#    without it; train.py prints its own pooled figures as a cross-check.
+rm -rf "$W/loso"
+python3 Tools/staging/train.py --features "$W/features.csv" --hypnograms "$HYPNOGRAMS" --loso "$W/loso" \
+    > "$W/loso-python.json"
+
+# 3. The held-out figures through the Swift engine: every subject staged by the model that never saw it.
+"$CLI" evaluate staging --dataset walch --root "$WALCH" --model-dir "$W/loso" --format json > "$W/loso-swift.json"
+
+# 4. The shipped model, trained on every subject.
+python3 Tools/staging/train.py --features "$W/features.csv" --hypnograms "$HYPNOGRAMS" --out Models/staging.json
+
+echo "held-out figures (Swift engine): $W/loso-swift.json"
+echo "held-out figures (Python mirror): $W/loso-python.json"
+echo "model: Models/staging.json"
