@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/install-dependencies.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
-swift test --skip-build --disable-swift-testing
+swift test --skip-build
