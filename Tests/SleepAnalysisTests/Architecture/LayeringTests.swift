@@ -1,0 +1,40 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The library is a house of layers (`SourceLayers.order`): no folder uses a folder above it.
+final class LayeringTests: XCTestCase {
+    private let library = FixturePaths.repositoryRoot.appendingPathComponent("Sources/SleepAnalysis")
+
+    private func sourceFiles() throws -> [SourceFile] {
+        let enumerator = try XCTUnwrap(FileManager.default.enumerator(at: library, includingPropertiesForKeys: nil))
+        var files: [SourceFile] = []
+        for case let url as URL in enumerator where url.pathExtension == "swift" {
+            let path = String(url.path.dropFirst(library.path.count + 1))
+            files.append(SourceFile(path: path, text: try String(contentsOf: url, encoding: .utf8)))
+        }
+        return files
+    }
+
+    func test_noFolderUsesAFolderAboveIt() throws {
+        let files = try sourceFiles()
+        XCTAssertGreaterThan(files.count, 150, "the library's sources were not found")
+        let (unplaced, violations) = LayeringCheck.check(files)
+        XCTAssertEqual(unplaced, [], "files in folders that SourceLayers.order does not place")
+        XCTAssertEqual(violations.map(\.description), [], "uses of higher layers")
+    }
+
+    func test_theCheck_findsAnUpwardUse_andAnUnplacedFolder() {
+        let files = [
+            SourceFile(path: "Support/Queue.swift", text: "struct Queue {\n    let engine: Engine // a use\n}\n"),
+            SourceFile(path: "Engines/Events/Engine.swift", text: "final class Engine {\n    let queue = Queue()\n}\n"),
+            SourceFile(path: "Elsewhere/Thing.swift", text: "enum Thing {}\n"),
+            SourceFile(path: "Time/Clock.swift", text: "/// Engine\nlet text = \"Engine\"\nstruct Clock {}\n"),
+        ]
+        let (unplaced, violations) = LayeringCheck.check(files)
+        XCTAssertEqual(unplaced, ["Elsewhere/Thing.swift"])
+        XCTAssertEqual(
+            violations,
+            [LayerViolation(file: "Support/Queue.swift", fileLayer: "Support", typeName: "Engine", typeLayer: "Engines/Events")])
+    }
+}
