@@ -48,6 +48,7 @@ public protocol DataSource: AnyObject, Sendable {
     func start(delivering sink: any SensorDataSink) throws
     /// Stops delivering; the sink then gets `finish(error: nil)`.
     func stop()
-    /// Returns when the source has delivered everything it will deliver (its input ended, it failed or was stopped).
+    /// Returns when the source has delivered everything it will deliver (its input ended, it failed or was stopped),
+    /// or early when the waiting task is cancelled (the source keeps running until `stop()`).
     func waitUntilFinished() async
 }

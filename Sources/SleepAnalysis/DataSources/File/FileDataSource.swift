@@ -113,7 +113,8 @@ public final class FileDataSource: DataSource {
         lifecycle.requestStop()
     }
 
-    /// Returns when the replay has ended (input exhausted, failed or stopped) and the sink has been finished.
+    /// Returns when the replay has ended (input exhausted, failed or stopped) and the sink has been finished, or
+    /// early when the waiting task is cancelled (the replay goes on until `stop()`).
     public func waitUntilFinished() async {
         await lifecycle.waitUntilFinished()
     }

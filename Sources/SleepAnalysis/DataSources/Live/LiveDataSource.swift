@@ -112,7 +112,7 @@ public final class LiveDataSource: DataSource {
     }
 
     /// Returns when capture has ended (stopped, limit reached or failed), the device is closed and the sink has
-    /// been finished.
+    /// been finished, or early when the waiting task is cancelled (capture goes on until `stop()`).
     public func waitUntilFinished() async {
         await lifecycle.waitUntilFinished()
     }

@@ -15,7 +15,7 @@ final class SourceLifecycle: @unchecked Sendable {
     private let condition = NSCondition()
     private var phase: Phase = .idle
     private var stopRequested = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
 
     /// Marks the source running.
     ///
@@ -73,24 +73,33 @@ final class SourceLifecycle: @unchecked Sendable {
     func markFinished() {
         condition.lock()
         phase = .finished
-        let released = waiters
+        let released = waiters.values
         waiters.removeAll()
         condition.broadcast()
         condition.unlock()
         for waiter in released { waiter.resume() }
     }
 
-    /// Returns when the current run has finished (at once when the source is not running).
+    /// Returns when the current run has finished (at once when the source is not running), or when the waiting
+    /// task is cancelled: cancellation ends the wait, not the run.
     func waitUntilFinished() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            condition.lock()
-            if phase == .running {
-                waiters.append(continuation)
-                condition.unlock()
-            } else {
-                condition.unlock()
-                continuation.resume()
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                condition.lock()
+                if phase == .running && !Task.isCancelled {
+                    waiters[id] = continuation
+                    condition.unlock()
+                } else {
+                    condition.unlock()
+                    continuation.resume()
+                }
             }
+        } onCancel: {
+            condition.lock()
+            let waiter = waiters.removeValue(forKey: id)
+            condition.unlock()
+            waiter?.resume()
         }
     }
 }
