@@ -1,19 +1,28 @@
 import Foundation
 import SleepAnalysis
 
-/// A `Logger` that keeps every message, for tests.
-public final class RecordingLogger: Logger, @unchecked Sendable {
+/// A log handler that keeps every message, for tests.
+public final class RecordingLogger: SleepAnalysisLogHandler, @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [(LogLevel, String)] = []
+    private var recordedMetadata: [[String: String]] = []
 
     /// Creates an empty logger.
     public init() {}
 
     /// Keeps the message.
-    public func log(level: LogLevel, message: String) {
+    public func log(level: LogLevel, message: String, metadata: [String: String], label: String) {
         lock.lock()
         recorded.append((level, message))
+        recordedMetadata.append(metadata)
         lock.unlock()
+    }
+
+    /// Each message's metadata, in the order of `messages`.
+    public var metadata: [[String: String]] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recordedMetadata
     }
 
     /// The messages so far, with their levels.

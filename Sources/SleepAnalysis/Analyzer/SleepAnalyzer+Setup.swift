@@ -8,7 +8,7 @@ extension SleepAnalyzer {
     ///
     /// - Parameters:
     ///   - logLevel: The lowest level logged.
-    ///   - logger: Where log messages go; nil means standard error.
+    ///   - logger: Where log messages go; nil means standard error (`StandardErrorLogHandler`).
     ///   - apiKey: The licence key (`sa1.<payload>.<signature>`).
     ///   - forceTokenRefresh: Verify the key again even if a verified copy is cached.
     ///   - telemetry: What telemetry is recorded, and where (default: errors only, to a local spool file).
@@ -23,11 +23,12 @@ extension SleepAnalyzer {
     ///   `.storageFailure`.
     @discardableResult
     public func initialize(
-        logLevel: LogLevel = .info, logger: (any Logger)? = nil, apiKey: String, forceTokenRefresh: Bool = false,
+        logLevel: LogLevel = .info, logger: (any SleepAnalysisLogHandler)? = nil, apiKey: String, forceTokenRefresh: Bool = false,
         telemetry: TelemetryConfig = TelemetryConfig(), onDownloadProgress: (@Sendable (Double) -> Void)? = nil,
         storageDirectory: URL? = nil, trustedIssuerKeys: [String] = []
     ) async throws -> SleepAnalysisFeatures {
-        let logger = SDKLogger(threshold: logLevel, destination: logger)
+        var logger = SDKLogger(threshold: logLevel, destination: logger)
+        if let name { logger = logger.with("analyzer", name) }
         guard pipeline == nil else { throw SleepCycleSdkError.analysisAlreadyRunning }
         let locations = StorageLocations.resolve(storageDirectory: storageDirectory)
         lastLocations = locations

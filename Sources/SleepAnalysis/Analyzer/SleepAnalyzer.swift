@@ -44,8 +44,15 @@ public actor SleepAnalyzer {
         didSet { if state != oldValue { streams.state.yield(state) } }
     }
 
+    /// The analyzer's name in log messages (metadata `analyzer`), if it has one.
+    public nonisolated let name: String?
+
     /// Creates an analyzer; call `initialize(apiKey:...)` before anything else.
-    public init() {}
+    ///
+    /// - Parameter name: A name for its log messages (metadata `analyzer`), e.g. a job id; nil for none.
+    public init(name: String? = nil) {
+        self.name = name
+    }
 
     // MARK: - State
 

@@ -21,7 +21,7 @@ extension SleepCycleSdk {
     ///   model errors, `.storageFailure` (also when another analyzer uses the storage directory).
     @discardableResult
     public static func initialize(
-        logLevel: LogLevel = .info, logger: (any Logger)? = nil, apiKey: String, forceTokenRefresh: Bool = false,
+        logLevel: LogLevel = .info, logger: (any SleepAnalysisLogHandler)? = nil, apiKey: String, forceTokenRefresh: Bool = false,
         telemetry: TelemetryConfig = TelemetryConfig(), onDownloadProgress: (@Sendable (Double) -> Void)? = nil,
         storageDirectory: URL? = nil, trustedIssuerKeys: [String] = []
     ) async throws -> SleepAnalysisFeatures {

@@ -23,6 +23,23 @@ final class LoggingTests: XCTestCase {
         XCTAssertEqual(recorder.messages.map(\.level), [.warning, .error])
     }
 
+    func test_namedAnalyzer_tagsItsMessages_withItsName() async throws {
+        let storage = try TemporaryDirectory(prefix: "named-analyzer")
+        defer { storage.remove() }
+        let recorder = RecordingLogger()
+        let analyzer = SleepAnalyzer(name: "job-7")
+        // A key the analyzer rejects makes it log an error.
+        await assertThrowsSdkError({
+            try await analyzer.initialize(
+                logLevel: .info, logger: recorder, apiKey: "sa1.not-a-key.at-all", storageDirectory: storage.url)
+        }) {
+            if case .invalidApiKey = $0 { return true }
+            return false
+        }
+        XCTAssertFalse(recorder.messages.isEmpty)
+        XCTAssertTrue(recorder.metadata.allSatisfy { $0["analyzer"] == "job-7" }, "\(recorder.metadata)")
+    }
+
     func test_sdkLogger_passesNothing_atNoLog() {
         let recorder = RecordingLogger()
         let logger = SDKLogger(threshold: .noLog, destination: recorder)
@@ -43,6 +60,6 @@ final class LoggingTests: XCTestCase {
     }
 
     func test_sdkLogger_defaultsTo_standardErrorLogger() {
-        XCTAssertTrue(SDKLogger(threshold: .info).destination is StandardErrorLogger)
+        XCTAssertTrue(SDKLogger(threshold: .info).destination is StandardErrorLogHandler)
     }
 }
