@@ -4,6 +4,8 @@ import Foundation
 struct EngineFactory: Sendable {
     /// What `initialize` set up.
     let context: AnalyzerContext
+    /// The analyzer's clock.
+    let clock: any AnalysisClock
 
     /// The event types a session reports: standard types with `audioEvents` (movement from audio only when the
     /// accelerometer is not used), snoring with `snoringDetection`, extended types with `extendedAudioEvents`.
@@ -32,7 +34,7 @@ struct EngineFactory: Sendable {
     func makeSmartAlarm(sessionId: UUID, configuration: SmartAlarmConfig?) -> (
         driver: any SmartAlarmDriver, initialEvents: [SmartAlarmEvent]
     ) {
-        let engine = SmartAlarmEngine(sessionId: sessionId, configuration: configuration, now: Date())
+        let engine = SmartAlarmEngine(sessionId: sessionId, configuration: configuration, now: clock.now)
         return (engine, engine.takePendingEvents())
     }
 

@@ -52,8 +52,8 @@ extension SleepAnalyzer {
                 "multi-channel analysis needs a stereo source (two microphones); this one has \(source.channelCount) channel(s)")
         }
         let pipeline = try AnalysisPipeline(
-            source: source, layout: .perChannel, logger: context.logger,
-            stereo: EngineFactory(context: context).stereoSetup(separation: separation))
+            source: source, layout: .perChannel, logger: context.logger, clock: clock,
+            stereo: EngineFactory(context: context, clock: clock).stereoSetup(separation: separation))
         do {
             try pipeline.startSource()
         } catch {
@@ -89,7 +89,7 @@ extension SleepAnalyzer {
         let startTime = try await pipeline.perform { core in core.channelSessionStart }
         let session = SessionDescriptor(
             sessionId: UUID(), channel: channel, config: config, smartAlarmConfig: smartAlarmConfig,
-            startTime: pipeline.source.isFinite ? startTime : max(startTime, Date()))
+            startTime: pipeline.source.isFinite ? startTime : max(startTime, clock.now))
         try await addSession(session, to: pipeline, context: context, listeners: ListenerBox(listeners: []))
         activeSessions[session.sessionId] = session
         return session.sessionId

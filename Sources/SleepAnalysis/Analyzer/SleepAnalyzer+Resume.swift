@@ -60,8 +60,8 @@ extension SleepAnalyzer {
         let layout: SignalLayout = twoSleepers ? .perChannel : .mixdown
         let separation = journaledSeparation ?? .bedSideMics
         let pipeline = try AnalysisPipeline(
-            source: source, layout: layout, logger: context.logger,
-            stereo: twoSleepers ? EngineFactory(context: context).stereoSetup(separation: separation) : nil)
+            source: source, layout: layout, logger: context.logger, clock: clock,
+            stereo: twoSleepers ? EngineFactory(context: context, clock: clock).stereoSetup(separation: separation) : nil)
         var resumed: [ResumedSession] = []
         var sessions: [SessionDescriptor] = []
         do {

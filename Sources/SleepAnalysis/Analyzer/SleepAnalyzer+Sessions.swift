@@ -79,8 +79,8 @@ extension SleepAnalyzer {
         guard pipeline == nil else { throw SleepCycleSdkError.analysisAlreadyRunning }
         try validate(config: config, smartAlarm: smartAlarmConfig, channel: .primary)
         let source = source ?? LiveDataSource()
-        let pipeline = try AnalysisPipeline(source: source, layout: .mixdown, logger: context.logger)
-        let startTime = at ?? (source.isFinite ? source.startTime : Date())
+        let pipeline = try AnalysisPipeline(source: source, layout: .mixdown, logger: context.logger, clock: clock)
+        let startTime = at ?? (source.isFinite ? source.startTime : clock.now)
         let sessionId = UUID()
         let session = SessionDescriptor(
             sessionId: sessionId, channel: .primary, config: config, smartAlarmConfig: smartAlarmConfig,
@@ -132,7 +132,7 @@ extension SleepAnalyzer {
                     sessionId: session.sessionId)
             }
         }
-        let factory = EngineFactory(context: context)
+        let factory = EngineFactory(context: context, clock: clock)
         let output = streams
         try await pipeline.perform { core in
             let processor = factory.makeProcessor(
@@ -153,7 +153,7 @@ extension SleepAnalyzer {
     func stopSession(_ sessionId: UUID, at: Date?) async throws -> AnalysisResult {
         let context = try requireContext()
         guard let pipeline, activeSessions[sessionId] != nil else { throw SleepCycleSdkError.analysisNotActive }
-        let end = at ?? (pipeline.source.isFinite ? nil : Date())
+        let end = at ?? (pipeline.source.isFinite ? nil : clock.now)
         let outcome = try await pipeline.perform { core -> (AnalysisResult?, SleepCycleSdkError?) in
             let result = core.remove(sessionId)?.finish(at: end)
             return (result, core.inputError ?? core.sourceError)
@@ -192,7 +192,7 @@ extension SleepAnalyzer {
             throw SleepCycleSdkError.invalidConfiguration("the wake-up window is empty")
         }
         let sessionId = primary.sessionId
-        let factory = EngineFactory(context: context)
+        let factory = EngineFactory(context: context, clock: clock)
         try await pipeline.perform { core in
             guard let session = core.sessions[sessionId] else { return }
             if !session.updateSmartAlarm(config) {

@@ -47,11 +47,18 @@ public actor SleepAnalyzer {
     /// The analyzer's name in log messages (metadata `analyzer`), if it has one.
     public nonisolated let name: String?
 
+    /// The clock live sessions read: session starts and ends, the smart alarm's arming, missing-input checks.
+    nonisolated let clock: any AnalysisClock
+
     /// Creates an analyzer; call `initialize(apiKey:...)` before anything else.
     ///
-    /// - Parameter name: A name for its log messages (metadata `analyzer`), e.g. a job id; nil for none.
-    public init(name: String? = nil) {
+    /// - Parameters:
+    ///   - name: A name for its log messages (metadata `analyzer`), e.g. a job id; nil for none.
+    ///   - clock: The clock for live sessions (the wall clock by default; tests pass a manual one). Recorded
+    ///     nights run on their own timestamps whatever the clock.
+    public init(name: String? = nil, clock: any AnalysisClock = SystemAnalysisClock()) {
         self.name = name
+        self.clock = clock
     }
 
     // MARK: - State

@@ -20,10 +20,11 @@ final class AnalysisPipeline: Sendable {
 
     /// Creates the pipeline of `source` and starts its thread (the source starts with `startSource()`).
     init(
-        source: any DataSource, layout: SignalLayout, logger: SDKLogger, stereo: StereoSetup? = nil
+        source: any DataSource, layout: SignalLayout, logger: SDKLogger, clock: any AnalysisClock,
+        stereo: StereoSetup? = nil
     ) throws {
         self.source = source
-        let core = try Core(source: source, layout: layout, logger: logger, stereo: stereo)
+        let core = try Core(source: source, layout: layout, logger: logger, clock: clock, stereo: stereo)
         let queue = self.queue
         let finished = self.finished
         let thread = Thread {
@@ -76,6 +77,8 @@ final class AnalysisPipeline: Sendable {
         let source: any DataSource
         let layout: SignalLayout
         let logger: SDKLogger
+        /// The clock of live sources' missing-input checks.
+        let clock: any AnalysisClock
         private(set) var sessions: [UUID: SessionProcessor] = [:]
         private var assembler: BatchAssembler?
         private var frontEnds: [FrontEnd] = []
@@ -96,8 +99,10 @@ final class AnalysisPipeline: Sendable {
         let stereoArbiter: StereoEventArbiter?
 
         init(
-            source: any DataSource, layout: SignalLayout, logger: SDKLogger, stereo: StereoSetup?
+            source: any DataSource, layout: SignalLayout, logger: SDKLogger, clock: any AnalysisClock,
+            stereo: StereoSetup?
         ) throws {
+            self.clock = clock
             self.source = source
             self.layout = layout
             self.logger = logger
@@ -145,7 +150,7 @@ final class AnalysisPipeline: Sendable {
                 } else if closed {
                     return
                 } else if !source.isFinite && !sourceEnded {
-                    for session in sessions.values { session.checkForMissingInput(now: Date()) }
+                    for session in sessions.values { session.checkForMissingInput(now: clock.now) }
                 }
             }
         }
