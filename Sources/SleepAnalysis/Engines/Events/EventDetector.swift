@@ -14,9 +14,6 @@ package final class EventDetector {
     let model: EventClassifierModel
     let enabledTypes: Set<EventType>
     let sessionId: UUID
-    /// Called with every classified window: its first frame, its features and its probabilities (one per model
-    /// output). Used to export training features; nil in normal operation.
-    var windowObserver: ((_ start: Int64, _ features: [Float], _ probabilities: [Float]) -> Void)?
     private let schedule: EventWindowSchedule
     private let classifier: EventWindowClassifier
     /// Windows classified so far, and those on which every member of the model's ensemble ran (see
@@ -124,7 +121,6 @@ package final class EventDetector {
         }
         lastWindowStart = start
         let probabilities = classifier.probabilities
-        windowObserver?(start, classifier.features, probabilities)
         lastProbabilities = probabilities
         if batchMaximum == nil {
             batchMaximum = probabilities
