@@ -24,7 +24,7 @@ let dspCore: Target = .target(
     ]
 )
 
-// MARK: - The library, the command-line tools
+// MARK: - The library, the research library, the command-line tools
 
 let library: Target = .target(
     name: "SleepAnalysis",
@@ -32,14 +32,21 @@ let library: Target = .target(
     resources: [.copy("../../Models")]
 )
 
+// Research code kept out of the product: evaluation on labelled data, training-feature export, stereo scene
+// evaluation and benchmarks. It reaches the library's internals through `package` declarations.
+let evaluation: Target = .target(
+    name: "SleepAnalysisEvaluation",
+    dependencies: ["SleepAnalysis", "CSoxr"]
+)
+
 let commandLineTool: Target = .executableTarget(
     name: "sleepanalysis",
-    dependencies: ["SleepAnalysis"]
+    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation"]
 )
 
 let benchmark: Target = .executableTarget(
     name: "sleepanalysis-bench",
-    dependencies: ["SleepAnalysis"]
+    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation"]
 )
 
 // MARK: - Tests
@@ -52,7 +59,7 @@ let testSupport: Target = .target(
 
 let tests: Target = .testTarget(
     name: "SleepAnalysisTests",
-    dependencies: ["SleepAnalysis", "TestSupport", "CSleepDSP"]
+    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation", "TestSupport", "CSleepDSP"]
 )
 
 // MARK: - Package
@@ -62,10 +69,11 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SleepAnalysis", targets: ["SleepAnalysis"]),
+        .library(name: "SleepAnalysisEvaluation", targets: ["SleepAnalysisEvaluation"]),
         .executable(name: "sleepanalysis", targets: ["sleepanalysis"]),
         .executable(name: "sleepanalysis-bench", targets: ["sleepanalysis-bench"]),
     ],
-    targets: systemLibraries + [dspCore, library, commandLineTool, benchmark, testSupport, tests]
+    targets: systemLibraries + [dspCore, library, evaluation, commandLineTool, benchmark, testSupport, tests]
 )
 
 // Every Swift target gets the same strict settings: Swift 6 mode (strict concurrency) and explicit `any`.

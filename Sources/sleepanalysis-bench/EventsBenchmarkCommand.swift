@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import SleepAnalysisEvaluation
 
 /// `sleepanalysis-bench events [--hours N | --audio FILE] [--model FILE]`: the events engine's cost per hour of
 /// audio (detector and front end) on synthetic audio or a recording, with the bundled model or a model file (to

@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Benchmark) import SleepAnalysis
+import SleepAnalysis
+import SleepAnalysisEvaluation
 
 /// `sleepanalysis-bench pipeline [--hours N] [--input FILE]`: a whole night through the public SDK (replay,
 /// resampling, front end, events, breathing, audio health, staging, journal) as fast as possible: multiple of

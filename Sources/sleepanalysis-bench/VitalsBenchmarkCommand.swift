@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Benchmark) import SleepAnalysis
+import SleepAnalysis
+import SleepAnalysisEvaluation
 
 /// `sleepanalysis-bench vitals [--hours N]`: the breathing-rate and audio-health engines' cost per hour of audio.
 enum VitalsBenchmarkCommand {

@@ -7,7 +7,8 @@
 // swift run -c release sleepanalysis-bench pipeline [--hours 1] (a whole night through the SDK)
 // swift run -c release sleepanalysis-bench vitals [--hours 1]   (breathing rate and audio health)
 import Foundation
-@_spi(Benchmark) import SleepAnalysis
+import SleepAnalysis
+import SleepAnalysisEvaluation
 
 if CommandLine.arguments.dropFirst().first == "events" {
     exit(EventsBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))

@@ -4,7 +4,7 @@ import Foundation
 // folder makes its concrete type conform (see the `+Pipeline.swift` adapter files), and tests use fakes.
 
 /// Detects sound events in the analysed audio.
-protocol AudioEventsEngine: AnyObject {
+package protocol AudioEventsEngine: AnyObject {
     /// Analyses one batch.
     func process(_ batch: AudioBatch) -> EventDetectorOutput
     /// Closes events still open at the end of the stream.

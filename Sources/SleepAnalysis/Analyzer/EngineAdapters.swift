@@ -5,7 +5,7 @@ import Foundation
 
 extension EventDetectorOutput {
     /// Nothing found.
-    static var empty: EventDetectorOutput { EventDetectorOutput(probabilities: [:], started: [], ended: []) }
+    package static var empty: EventDetectorOutput { EventDetectorOutput(probabilities: [:], started: [], ended: []) }
 }
 
 extension EventDetector: AudioEventsEngine {}

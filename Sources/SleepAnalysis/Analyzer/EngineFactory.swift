@@ -126,7 +126,8 @@ struct EngineFactory: Sendable {
 }
 
 /// An events engine that finds nothing: for a stereo channel when no events feature is licensed.
-final class SilentEventsEngine: AudioEventsEngine {
-    func process(_ batch: AudioBatch) -> EventDetectorOutput { .empty }
-    func finish() -> EventDetectorOutput { .empty }
+package final class SilentEventsEngine: AudioEventsEngine {
+    package init() {}
+    package func process(_ batch: AudioBatch) -> EventDetectorOutput { .empty }
+    package func finish() -> EventDetectorOutput { .empty }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import SleepAnalysisEvaluation
 
 /// `sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]`: runs
 /// the shipped event model (or another model file) on every listed clip and prints per-type precision, recall

@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import SleepAnalysisEvaluation
 
 /// `sleepanalysis evaluate staging --dataset walch --root DIR [--format json|text] [--model FILE | --model-dir DIR]
 /// [--subjects ID,ID]`: runs a staging model on every subject under DIR and prints its agreement with the PSG.

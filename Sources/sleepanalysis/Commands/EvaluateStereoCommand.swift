@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Evaluation) import SleepAnalysis
+import SleepAnalysis
+import SleepAnalysisEvaluation
 
 /// `sleepanalysis evaluate stereo --scenes DIR [--preset NAME] [--format json|text]`: the two-sleeper event
 /// assignment on composed stereo scenes (`Tools/stereo/compose_scenes.py`: `DIR/**/scene_*.wav` with a

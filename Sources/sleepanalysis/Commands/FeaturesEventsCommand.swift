@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import SleepAnalysisEvaluation
 
 /// `sleepanalysis features events --list FILES.txt --out DIR`: exports the event classifier's window features of each
 /// listed audio file (one path per line) to `DIR/<line index>.f32`, for the training tool; with `--log-mel`, also the

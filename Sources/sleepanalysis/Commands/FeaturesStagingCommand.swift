@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import SleepAnalysisEvaluation
 
 /// `sleepanalysis features staging --dataset walch --root DIR --out FILE.csv [--subjects ID,ID]`: writes the staging
 /// model inputs the library computes for every subject under DIR (the training table of `Tools/staging/train.py`;

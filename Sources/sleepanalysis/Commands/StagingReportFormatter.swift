@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import SleepAnalysisEvaluation
 
 /// Formats a staging evaluation as stable JSON or as a short text table.
 enum StagingReportFormatter {

@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import SleepAnalysisEvaluation
 
 /// `--dataset`, `--root` and `--subjects` of the staging commands.
 enum StagingDatasetArguments {

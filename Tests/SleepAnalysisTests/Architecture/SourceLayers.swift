@@ -33,7 +33,6 @@ enum SourceLayers {
         "ModelStore",
         "Analyzer",
         "SDK",
-        "Evaluation",
     ]
 
     /// The layer a file (path relative to the library's folder) belongs to: the longest listed folder holding it.

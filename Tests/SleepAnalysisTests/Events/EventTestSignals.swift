@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisEvaluation
 
 /// Deterministic bedroom signals for the event tests: room tone, fan noise, mixing and WAV writing.
 enum EventTestSignals {

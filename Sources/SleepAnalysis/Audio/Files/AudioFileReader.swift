@@ -4,17 +4,17 @@ import Foundation
 /// Reads an audio file in blocks through libsndfile (WAV, FLAC, OGG, … mono or stereo, any rate).
 ///
 /// Memory is one block, whatever the file's length. Not thread-safe: use it from one thread.
-final class AudioFileReader {
+package final class AudioFileReader {
     /// The file being read.
     let url: URL
     /// Frames per second.
-    let sampleRate: Double
+    package let sampleRate: Double
     /// Channels per frame.
-    let channelCount: Int
+    package let channelCount: Int
     /// Frames in the file, as its header says.
-    let frameCount: Int64
+    package let frameCount: Int64
     /// Frames read so far.
-    private(set) var framesRead: Int64 = 0
+    package private(set) var framesRead: Int64 = 0
 
     private var handle: OpaquePointer?
     /// 16-bit PCM files are read as integers and scaled here (2–3× faster than libsndfile's float conversion,
@@ -25,7 +25,7 @@ final class AudioFileReader {
     ///
     /// - Throws: `SleepCycleSdkError.invalidInput` when the file is missing, unreadable, of an unknown format,
     ///   a truncated WAVE file, or has no samples or a zero sample rate (`sf_open` does the work).
-    init(url: URL) throws {
+    package init(url: URL) throws {
         self.url = url
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw SleepCycleSdkError.invalidInput("\(url.path): no such file")
@@ -63,7 +63,7 @@ final class AudioFileReader {
     ///
     /// - Throws: `SleepCycleSdkError.invalidInput` when the file is truncated or corrupt (fewer frames than its
     ///   header announced, or a decoder error from `sf_readf_float`).
-    func read(maxFrames: Int) throws -> [Float]? {
+    package func read(maxFrames: Int) throws -> [Float]? {
         guard let handle, maxFrames > 0 else { return nil }
         var block = [Float](repeating: 0, count: maxFrames * channelCount)
         let got =
@@ -92,7 +92,7 @@ final class AudioFileReader {
     /// nil at the end of the file.
     ///
     /// - Throws: The errors of `read(maxFrames:)`.
-    func readMono(maxFrames: Int) throws -> [Float]? {
+    package func readMono(maxFrames: Int) throws -> [Float]? {
         guard let block = try read(maxFrames: maxFrames) else { return nil }
         guard channelCount == 2 else { return block }
         return stride(from: 0, to: block.count, by: 2).map { (block[$0] + block[$0 + 1]) * 0.5 }

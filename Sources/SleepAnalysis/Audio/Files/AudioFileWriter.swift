@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Not thread-safe: use it from one thread. Call `close()` to finish the file (the header is finalised there);
 /// `deinit` closes it too, ignoring errors.
-final class AudioFileWriter {
+package final class AudioFileWriter {
     /// A container and sample encoding.
-    enum Format: Sendable {
+    package enum Format: Sendable {
         /// RIFF/WAVE, 16-bit signed integers.
         case wav16
         /// RIFF/WAVE, 32-bit floats.
@@ -51,7 +51,7 @@ final class AudioFileWriter {
     ///
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` when libsndfile rejects the rate, channel count or
     ///   format, `.storageFailure` when the file cannot be created (`sf_open` does the work).
-    init(url: URL, sampleRate: Int, channelCount: Int, format: Format) throws {
+    package init(url: URL, sampleRate: Int, channelCount: Int, format: Format) throws {
         self.url = url
         self.channelCount = channelCount
         self.format = format
@@ -78,7 +78,7 @@ final class AudioFileWriter {
     ///
     /// - Throws: `SleepCycleSdkError.invalidInput` for a partial frame or a non-finite sample, `.storageFailure`
     ///   when fewer frames were written than given (`sf_writef_short` / `sf_writef_float`), or after `close()`.
-    func write(_ samples: [Float]) throws {
+    package func write(_ samples: [Float]) throws {
         guard let handle else { throw SleepCycleSdkError.storageFailure("\(url.path): already closed") }
         guard samples.count % channelCount == 0 else {
             throw SleepCycleSdkError.invalidInput("\(samples.count) samples is not a whole number of frames")
@@ -107,7 +107,7 @@ final class AudioFileWriter {
     /// Finalises and closes the file.
     ///
     /// - Throws: `SleepCycleSdkError.storageFailure` when `sf_close` reports an error.
-    func close() throws {
+    package func close() throws {
         guard let handle else { return }
         self.handle = nil
         let status = sf_close(handle)

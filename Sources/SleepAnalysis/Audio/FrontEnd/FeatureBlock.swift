@@ -3,17 +3,37 @@ import Foundation
 /// The front end's output for a run of analysis frames (16 kHz, 10 ms hop): what every audio engine reads.
 ///
 /// Frame `i` of a block ends at sample `(firstFrameIndex + i + 1) * hopSize` of the analysis signal.
-struct FeatureBlock: Sendable {
+package struct FeatureBlock: Sendable {
     /// Index of the first frame since the stream began.
-    var firstFrameIndex: Int64
+    package var firstFrameIndex: Int64
     /// Frames in the block.
-    var frameCount: Int
+    package var frameCount: Int
     /// Mel bands per frame.
-    var melBandCount: Int
+    package var melBandCount: Int
     /// Natural-log mel band energies, frame-major: `logMel[frame * melBandCount + band]`.
-    var logMel: [Float]
+    package var logMel: [Float]
     /// A-weighted level per frame in dB SPL (calibrated).
-    var dbSpl: [Float]
+    package var dbSpl: [Float]
     /// Unweighted RMS per frame in dBFS.
-    var dbfs: [Float]
+    package var dbfs: [Float]
+
+    /// Creates a block.
+    ///
+    /// - Parameters:
+    ///   - firstFrameIndex: Index of the first frame since the stream began.
+    ///   - frameCount: Frames in the block.
+    ///   - melBandCount: Mel bands per frame.
+    ///   - logMel: Natural-log mel band energies, frame-major.
+    ///   - dbSpl: A-weighted level per frame in dB SPL.
+    ///   - dbfs: Unweighted RMS per frame in dBFS.
+    package init(
+        firstFrameIndex: Int64, frameCount: Int, melBandCount: Int, logMel: [Float], dbSpl: [Float], dbfs: [Float]
+    ) {
+        self.firstFrameIndex = firstFrameIndex
+        self.frameCount = frameCount
+        self.melBandCount = melBandCount
+        self.logMel = logMel
+        self.dbSpl = dbSpl
+        self.dbfs = dbfs
+    }
 }

@@ -9,9 +9,9 @@ import Foundation
 /// the configured calibration. With 31.25 Hz bins, window leakage makes tones below about 100 Hz read high; use
 /// `SoundLevelAnalysis` for class-1 measurements. Backed by `sa_front_end` (one FFTW plan, sparse mel bank, no
 /// allocation per frame). Not thread-safe: use one instance from one task.
-final class FrontEnd {
+package final class FrontEnd {
     /// The frame and feature definition.
-    let configuration: FrontEndConfiguration
+    package let configuration: FrontEndConfiguration
 
     private var handle: OpaquePointer?
 
@@ -19,7 +19,7 @@ final class FrontEnd {
     ///
     /// - Parameter configuration: the frame definition; `.standard` for the engines.
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a non-positive rate, bad sizes or band edges.
-    init(configuration: FrontEndConfiguration = .standard) throws {
+    package init(configuration: FrontEndConfiguration = .standard) throws {
         self.configuration = configuration
         guard configuration.fftSize >= 2, configuration.hopSize >= 1, configuration.melBandCount >= 1 else {
             throw SleepCycleSdkError.invalidConfiguration("front end: FFT size, hop and band count must be positive")
@@ -49,7 +49,7 @@ final class FrontEnd {
     ///
     /// - Parameter samples: the next samples of the stream, in −1...1.
     /// - Returns: the completed frames; `firstFrameIndex` counts from the stream start.
-    func process(_ samples: [Float]) -> FeatureBlock {
+    package func process(_ samples: [Float]) -> FeatureBlock {
         let first = frameCount
         let expected = sa_front_end_frames_for(handle, samples.count)
         let bands = configuration.melBandCount

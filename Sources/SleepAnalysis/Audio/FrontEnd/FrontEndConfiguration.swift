@@ -7,7 +7,7 @@ import Foundation
 /// 8000 Hz on Slaney's mel scale with Slaney (area) normalisation — librosa's default `mel(htk=False,
 /// norm="slaney")` — applied to the power spectrum `|X_k|²` of the windowed frame (samples in −1...1, FFT
 /// unnormalised), natural log of band energy + 1e-10.
-struct FrontEndConfiguration: Sendable, Hashable {
+package struct FrontEndConfiguration: Sendable, Hashable {
     /// Input sample rate (Hz).
     var sampleRate: Double = 16_000
     /// FFT size and window length (samples).
@@ -15,7 +15,7 @@ struct FrontEndConfiguration: Sendable, Hashable {
     /// Samples between frame ends.
     var hopSize = 160
     /// Mel bands per frame.
-    var melBandCount = 64
+    package var melBandCount = 64
     /// Lower edge of the first mel band (Hz).
     var melLowHz = 50.0
     /// Upper edge of the last mel band (Hz).
@@ -26,7 +26,7 @@ struct FrontEndConfiguration: Sendable, Hashable {
     var calibration: LevelCalibration = .default
 
     /// The analysis definition every engine expects.
-    static let standard = FrontEndConfiguration()
+    package static let standard = FrontEndConfiguration()
 
     /// Duration of one hop (s).
     var frameDuration: Double { Double(hopSize) / sampleRate }

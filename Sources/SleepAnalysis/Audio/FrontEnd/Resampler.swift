@@ -10,7 +10,7 @@ import Foundation
 /// filter holds back its last few hundred output samples until `flush()`; after `flush()` the total output is
 /// `round(inputFrames · outputRate / inputRate)` frames. Equal rates pass samples through unchanged.
 /// Not thread-safe: use one instance from one task.
-final class Resampler {
+package final class Resampler {
     /// Input frames per second.
     let inputRate: Double
     /// Output frames per second.
@@ -29,7 +29,7 @@ final class Resampler {
     ///   - channelCount: channels per frame (1 ... 8).
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a zero, negative or non-finite rate or a bad channel
     ///   count; `.dataSourceFailure` when `soxr_create` fails.
-    init(inputRate: Double, outputRate: Double = 16_000, channelCount: Int) throws {
+    package init(inputRate: Double, outputRate: Double = 16_000, channelCount: Int) throws {
         guard inputRate.isFinite, outputRate.isFinite, (1...1e6).contains(inputRate), (1...1e6).contains(outputRate)
         else {
             throw SleepCycleSdkError.invalidConfiguration(
@@ -62,7 +62,7 @@ final class Resampler {
     /// - Returns: the frames ready at `outputRate`, interleaved (the converter keeps some back until `flush()`).
     /// - Throws: `SleepCycleSdkError.invalidInput` when the sample count is not a multiple of the channel count or
     ///   the stream was already flushed; `.dataSourceFailure` when `soxr_process` fails.
-    func process(_ interleaved: [Float]) throws -> [Float] {
+    package func process(_ interleaved: [Float]) throws -> [Float] {
         guard interleaved.count % channelCount == 0 else {
             throw SleepCycleSdkError.invalidInput(
                 "resampler: \(interleaved.count) samples is not a whole number of \(channelCount)-channel frames")
@@ -98,7 +98,7 @@ final class Resampler {
     ///
     /// - Returns: the remaining output frames, interleaved (empty for equal rates or a second call).
     /// - Throws: `SleepCycleSdkError.dataSourceFailure` when `soxr_process` fails.
-    func flush() throws -> [Float] {
+    package func flush() throws -> [Float] {
         guard let handle, !flushed else { return [] }
         flushed = true
         let capacity = 4096

@@ -4,7 +4,7 @@ import Foundation
 /// `.missingInput` when no samples arrive for longer than the timeout, `.healthy` otherwise.
 ///
 /// Updates are returned only on change. Not thread-safe: one session's pipeline drives it from one task.
-final class AudioHealthMonitor {
+package final class AudioHealthMonitor {
     /// The session the updates belong to.
     let sessionId: UUID
     /// The tuning in use.
@@ -24,7 +24,7 @@ final class AudioHealthMonitor {
     ///   - configuration: Thresholds and timeout.
     ///   - startTime: The session's start; nil takes the first batch's start (or the first `now` checked).
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` when a value is out of range.
-    init(sessionId: UUID, configuration: AudioHealthConfiguration = AudioHealthConfiguration(),
+    package init(sessionId: UUID, configuration: AudioHealthConfiguration = AudioHealthConfiguration(),
          startTime: Date? = nil) throws
     {
         try configuration.validate()
@@ -40,7 +40,7 @@ final class AudioHealthMonitor {
     ///
     /// - Returns: The status changes it causes (a gap in the batch times longer than the timeout reports
     ///   `.missingInput` from the end of the previous batch).
-    func process(_ batch: AudioBatch) -> [AudioHealthUpdate] {
+    package func process(_ batch: AudioBatch) -> [AudioHealthUpdate] {
         process(samples: batch.samples, sampleRate: Double(AudioBatch.sampleRate), startTime: batch.startTime)
     }
 

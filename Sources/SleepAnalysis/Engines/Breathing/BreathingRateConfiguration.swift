@@ -1,7 +1,7 @@
 import Foundation
 
 /// Tuning of the breathing-rate estimator. The defaults are what the package was validated with.
-struct BreathingRateConfiguration: Sendable, Hashable {
+package struct BreathingRateConfiguration: Sendable, Hashable {
     /// Sample rate of the audio given to the estimator (Hz); the pipeline's batches are 16 kHz.
     var sampleRate: Double = Double(AudioBatch.sampleRate)
     /// Whether audio is expected (the estimator waits for it before publishing a window).
@@ -36,7 +36,7 @@ struct BreathingRateConfiguration: Sendable, Hashable {
     var agreementTolerance: Double = 0.15
 
     /// Creates the default configuration.
-    init() {}
+    package init() {}
 
     /// Checks the values are usable.
     ///

@@ -6,7 +6,7 @@ import Foundation
 /// Every `hopSeconds` (30 s) on a grid starting at the session's first data, the last `windowSeconds` (60 s) of each
 /// sensor are analysed; a window with nothing periodic gives nothing (no rate is invented on silence or noise).
 /// Not thread-safe: one session's pipeline feeds it from one task.
-final class BreathingRateEstimator {
+package final class BreathingRateEstimator {
     /// The session the estimates belong to.
     let sessionId: UUID
     /// The tuning in use.
@@ -41,7 +41,7 @@ final class BreathingRateEstimator {
     ///   - sessionId: Stamped on every estimate.
     ///   - configuration: Tuning; the defaults suit the pipeline's 16 kHz batches.
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` when a value is out of range.
-    init(sessionId: UUID, configuration: BreathingRateConfiguration = BreathingRateConfiguration()) throws {
+    package init(sessionId: UUID, configuration: BreathingRateConfiguration = BreathingRateConfiguration()) throws {
         try configuration.validate()
         self.sessionId = sessionId
         self.configuration = configuration
@@ -69,7 +69,7 @@ final class BreathingRateEstimator {
     /// Takes the next second of audio.
     ///
     /// - Returns: Estimates for windows that ended, in time order (usually none, one every 30 s).
-    func process(_ batch: AudioBatch) -> [BreathingRate] {
+    package func process(_ batch: AudioBatch) -> [BreathingRate] {
         process(samples: batch.samples, startTime: batch.startTime)
     }
 
@@ -132,7 +132,7 @@ final class BreathingRateEstimator {
     /// Ends the session: analyses the last, partial window of each sensor and publishes everything still pending.
     ///
     /// - Returns: The remaining estimates, in time order.
-    func finish() -> [BreathingRate] {
+    package func finish() -> [BreathingRate] {
         guard let reference else { return [] }
         let hop = configuration.hopSeconds
         let audioEnd = audioWindow.latestTime, motionEnd = motionWindow.latestTime

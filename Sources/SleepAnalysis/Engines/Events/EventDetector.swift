@@ -7,21 +7,18 @@ import Foundation
 /// Types the model has no output for (`digestive`: no training data) are never reported. The caller decides
 /// which types are enabled (licence features; movement only when no accelerometer is used). Not thread-safe:
 /// feed it from one task.
-final class EventDetector {
+package final class EventDetector {
     /// Seconds per front-end frame.
     static let frameSeconds = 0.01
 
     let model: EventClassifierModel
     let enabledTypes: Set<EventType>
     let sessionId: UUID
-    /// Called with every classified window: its first frame, its features and its probabilities (one per model
-    /// output). Used to export training features; nil in normal operation.
-    var windowObserver: ((_ start: Int64, _ features: [Float], _ probabilities: [Float]) -> Void)?
     private let schedule: EventWindowSchedule
     private let classifier: EventWindowClassifier
     /// Windows classified so far, and those on which every member of the model's ensemble ran (see
     /// `EventClassifierModel.cascadeGate`).
-    var windowCounts: (classified: Int, everyMember: Int) {
+    package var windowCounts: (classified: Int, everyMember: Int) {
         (classifier.windowsClassified, classifier.windowsWithEveryMember)
     }
     /// One tracker per enabled output, in output order: (output index, tracker).
@@ -46,7 +43,7 @@ final class EventDetector {
     ///   - sessionId: The session the events belong to.
     ///   - melBandCount: Mel bands per front-end frame (64).
     /// - Throws: `SleepCycleSdkError.modelIntegrityCheckFailed` when the model does not fit the front end.
-    init(model: EventClassifierModel, enabledTypes: Set<EventType>, sessionId: UUID, melBandCount: Int = 64) throws {
+    package init(model: EventClassifierModel, enabledTypes: Set<EventType>, sessionId: UUID, melBandCount: Int = 64) throws {
         self.model = model
         self.enabledTypes = enabledTypes
         self.sessionId = sessionId
@@ -69,7 +66,7 @@ final class EventDetector {
     ///
     /// - Parameter batch: The next batch of the session (consecutive, no gap).
     /// - Returns: Probabilities over the batch and the events that started and ended in it.
-    func process(_ batch: AudioBatch) -> EventDetectorOutput {
+    package func process(_ batch: AudioBatch) -> EventDetectorOutput {
         process(features: batch.features, batchStart: batch.startTime, firstSampleIndex: batch.firstSampleIndex)
     }
 
@@ -80,7 +77,7 @@ final class EventDetector {
     ///   - batchStart: Time of the batch's first sample.
     ///   - firstSampleIndex: Index of that sample since the stream began.
     /// - Returns: Probabilities over the batch and the events that started and ended in it.
-    func process(features: FeatureBlock, batchStart: Date, firstSampleIndex: Int64) -> EventDetectorOutput {
+    package func process(features: FeatureBlock, batchStart: Date, firstSampleIndex: Int64) -> EventDetectorOutput {
         if origin == nil {
             origin = batchStart.addingTimeInterval(-Double(firstSampleIndex) / Double(AudioBatch.sampleRate))
         }
@@ -99,7 +96,7 @@ final class EventDetector {
     /// Classifies the tail of the stream not yet covered by a window and closes every open event.
     ///
     /// - Returns: The last probabilities and the events that ended at the end of the stream.
-    func finish() -> EventDetectorOutput {
+    package func finish() -> EventDetectorOutput {
         if let last = schedule.finalWindow(totalFrames: totalFrames, lastStart: lastWindowStart) {
             evaluateWindow(start: last.start, frames: last.frames)
         }
@@ -124,7 +121,6 @@ final class EventDetector {
         }
         lastWindowStart = start
         let probabilities = classifier.probabilities
-        windowObserver?(start, classifier.features, probabilities)
         lastProbabilities = probabilities
         if batchMaximum == nil {
             batchMaximum = probabilities

@@ -4,7 +4,7 @@ import Foundation
 /// running distributions used to normalise them (so that any device scale gives the same features).
 ///
 /// Epochs are appended in time order; gaps are filled with empty epochs by the caller.
-struct NightSeries: Sendable {
+package struct NightSeries: Sendable {
     /// Epoch activity counts (nil when unknown).
     private(set) var activity: [Double?] = []
     /// Epoch mean heart rate (nil when unknown).
@@ -18,11 +18,14 @@ struct NightSeries: Sendable {
     private(set) var heartRateDistribution = RunningDistribution()
     private(set) var spreadDistribution = RunningDistribution()
 
+    /// An empty night.
+    package init() {}
+
     /// Number of epochs.
-    var count: Int { hoursSinceStart.count }
+    package var count: Int { hoursSinceStart.count }
 
     /// Appends the next epoch.
-    mutating func append(_ epoch: EpochFeatures, hoursSinceStart hours: Double) {
+    package mutating func append(_ epoch: EpochFeatures, hoursSinceStart hours: Double) {
         let activityValue = epoch.activityCount.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         activity.append(activityValue)
         if let activityValue { activityDistribution.insert(activityValue) }

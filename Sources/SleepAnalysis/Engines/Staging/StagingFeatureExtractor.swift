@@ -13,7 +13,7 @@ import Foundation
 ///
 /// In the causal context "the night" is the night so far: the features of epoch *i* depend only on epochs
 /// 0...*i*, so appending epochs never changes an earlier real-time output.
-struct StagingFeatureExtractor: Sendable {
+package struct StagingFeatureExtractor: Sendable {
     /// The sensor inputs read.
     let inputs: StagingInputs
     /// Causal or whole night.
@@ -26,8 +26,18 @@ struct StagingFeatureExtractor: Sendable {
     private static let bigMovementRank = 0.9
     private static let movementHorizon = 240
 
+    /// Creates an extractor.
+    ///
+    /// - Parameters:
+    ///   - inputs: The sensor inputs read.
+    ///   - context: Causal or whole night.
+    package init(inputs: StagingInputs, context: StagingContext) {
+        self.inputs = inputs
+        self.context = context
+    }
+
     /// The names of the features, in vector order (the model file lists them and must match).
-    var featureNames: [String] {
+    package var featureNames: [String] {
         var names = ["time_hours"]
         if context == .wholeNight { names += ["time_fraction", "time_to_end_hours"] }
         let directions = context == .wholeNight ? ["past", "future"] : ["past"]
@@ -57,7 +67,7 @@ struct StagingFeatureExtractor: Sendable {
     ///   - night: the epochs; in the causal context, the night up to and including `index`.
     ///   - index: the epoch.
     /// - Returns: one value per name in `featureNames`.
-    func features(of night: NightSeries, at index: Int) -> [Double] {
+    package func features(of night: NightSeries, at index: Int) -> [Double] {
         let end = context == .causal ? index + 1 : night.count
         var values = [night.hoursSinceStart[index]]
         if context == .wholeNight {

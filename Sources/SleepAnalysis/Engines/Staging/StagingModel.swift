@@ -5,7 +5,7 @@ import Foundation
 /// Loaded from `Models/staging.json`.
 public struct StagingModel: Sendable {
     /// The stage order of every probability vector in the model file.
-    static let stageOrder: [SleepStage] = [.awake, .light, .deep, .rem]
+    package static let stageOrder: [SleepStage] = [.awake, .light, .deep, .rem]
 
     /// The model's name and version, from the file.
     public let name: String

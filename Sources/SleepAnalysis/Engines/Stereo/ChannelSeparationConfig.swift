@@ -128,7 +128,7 @@ public struct ChannelSeparationConfig: Sendable, Hashable, Codable {
     }
 
     /// The settings in force for `type`: the general ones with its overrides applied.
-    func resolved(for type: EventType) -> (zone: Double, resolution: AmbiguityResolution, minimumConfidence: Double) {
+    package func resolved(for type: EventType) -> (zone: Double, resolution: AmbiguityResolution, minimumConfidence: Double) {
         let overrides = eventTypeSettings[type]
         return (
             overrides?.ambiguityZone ?? ambiguityZone, overrides?.ambiguityResolution ?? ambiguityResolution,
@@ -139,7 +139,7 @@ public struct ChannelSeparationConfig: Sendable, Hashable, Codable {
     /// Checks that the parameters make sense.
     ///
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` naming the first bad parameter.
-    func validate() throws {
+    package func validate() throws {
         func fail(_ why: String) throws { throw SleepCycleSdkError.invalidConfiguration("channel separation: \(why)") }
         if !(microphoneSpacing >= 0 && microphoneSpacing < 20) { try fail("microphoneSpacing must be 0...20 m") }
         if !(speedOfSound > 100 && speedOfSound < 2000) { try fail("speedOfSound must be 100...2000 m/s") }

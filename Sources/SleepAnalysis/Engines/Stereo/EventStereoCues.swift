@@ -1,22 +1,22 @@
 import Foundation
 
 /// What the two channels say about one event: where it came from and how strongly each channel detected it.
-struct EventStereoCues: Sendable, Hashable {
+package struct EventStereoCues: Sendable, Hashable {
     /// Inter-channel time difference in seconds (positive: the sound reached the primary microphone first), nil
     /// when it could not be measured.
-    var timeDifference: Double?
+    package var timeDifference: Double?
     /// Strength of the GCC-PHAT peak behind `timeDifference`, 0...1.
     var correlationStrength: Double = 0
     /// Level difference in dB, primary minus secondary, nil when unmeasured.
-    var levelDifference: Double?
+    package var levelDifference: Double?
     /// The event's detection probability on the primary channel.
-    var primaryProbability: Double
+    package var primaryProbability: Double
     /// The event's detection probability on the secondary channel.
-    var secondaryProbability: Double
+    package var secondaryProbability: Double
 }
 
 /// Which sleeper an event belongs to.
-enum ChannelAssignment: String, Sendable, Hashable, Codable {
+package enum ChannelAssignment: String, Sendable, Hashable, Codable {
     /// The sleeper at the primary microphone.
     case primary
     /// The sleeper at the secondary microphone.

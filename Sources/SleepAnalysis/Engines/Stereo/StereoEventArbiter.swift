@@ -18,22 +18,22 @@ import Foundation
 /// session reads first. The engines run only while a channel is attached. When a session stops while the other
 /// goes on, the engines are finished (closing the events still open, for both channels) and replaced by fresh
 /// ones. Owned by the pipeline thread.
-final class StereoEventArbiter {
+package final class StereoEventArbiter {
     /// Analysis frame of the stereo cues, in samples (64 ms at 16 kHz).
-    static let cueFrameLength = 1024
+    package static let cueFrameLength = 1024
     /// How long cues and probabilities are kept, in seconds: longer events are judged on their last part.
     static let retention: TimeInterval = 300
 
     /// One assignment, kept for evaluation when `recordsDecisions` is set.
-    struct Decision: Sendable {
+    package struct Decision: Sendable {
         /// The event as the channel's engine reported it.
-        var event: Event
+        package var event: Event
         /// The channel whose engine reported it.
         var detectedOn: AnalysisChannel
         /// Its measured cues.
-        var cues: EventStereoCues
+        package var cues: EventStereoCues
         /// Its position, −1 (secondary) … +1 (primary).
-        var position: Double
+        package var position: Double
         /// Where it went.
         var assignment: ChannelAssignment
     }
@@ -67,14 +67,14 @@ final class StereoEventArbiter {
     private var attached: Set<AnalysisChannel> = []
 
     /// Whether every assignment is kept in `decisions` (for evaluation; off in the SDK).
-    var recordsDecisions = false
+    package var recordsDecisions = false
     /// The assignments made so far, when `recordsDecisions` is set.
-    private(set) var decisions: [Decision] = []
+    package private(set) var decisions: [Decision] = []
 
     /// Creates the arbiter; `makeEngine` makes a channel's events engine whenever the engines (re)start.
     ///
     /// - Throws: the stereo analyser's set-up error.
-    init(config: ChannelSeparationConfig, makeEngine: @escaping (AnalysisChannel) -> any AudioEventsEngine) throws {
+    package init(config: ChannelSeparationConfig, makeEngine: @escaping (AnalysisChannel) -> any AudioEventsEngine) throws {
         assigner = StereoEventAssigner(config: config)
         self.makeEngine = makeEngine
         let maximumDelay = max(config.microphoneSpacing / config.speedOfSound * 1.5, 0.001)
@@ -84,7 +84,7 @@ final class StereoEventArbiter {
     }
 
     /// Starts queueing events for `channel` (its session's engine calls this); starts the engines if needed.
-    func attach(_ channel: AnalysisChannel) {
+    package func attach(_ channel: AnalysisChannel) {
         attached.insert(channel)
         if engines == nil { engines = [makeEngine(.primary), makeEngine(.secondary)] }
     }
@@ -92,7 +92,7 @@ final class StereoEventArbiter {
     /// Analyses one batch of each channel; afterwards `take(for:)` gives each channel's session its events and
     /// `probabilities(for:batchStartingAt:)` the batch's detection probabilities.
     /// Cues are measured all the time; the engines run only while a channel is attached.
-    func process(primary: AudioBatch, secondary: AudioBatch) {
+    package func process(primary: AudioBatch, secondary: AudioBatch) {
         measureCues(primary, secondary)
         guard let engines else { return }
         let updates = [engines[0].process(primary), engines[1].process(secondary)]
@@ -106,7 +106,7 @@ final class StereoEventArbiter {
     }
 
     /// The events assigned to `channel` since the last call.
-    func take(for channel: AnalysisChannel) -> [Event] {
+    package func take(for channel: AnalysisChannel) -> [Event] {
         defer { pending[channel] = [] }
         return pending[channel] ?? []
     }
@@ -127,7 +127,7 @@ final class StereoEventArbiter {
 
     /// Closes the events still open (on both channels), detaches `channel` and returns its remaining events.
     /// When the other channel stays attached, fresh engines carry on for it.
-    func finish(for channel: AnalysisChannel) -> [Event] {
+    package func finish(for channel: AnalysisChannel) -> [Event] {
         if let engines {
             distribute([engines[0].finish(), engines[1].finish()])
             self.engines = nil

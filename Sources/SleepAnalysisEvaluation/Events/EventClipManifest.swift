@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// A labelled clip set laid out like `shared/data/audio`: a tab-separated `MANIFEST.tsv` with at least the
 /// columns `class` and `file` (relative to the set's root). A class that is an `EventType` name is an event;

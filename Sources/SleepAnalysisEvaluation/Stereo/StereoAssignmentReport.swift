@@ -1,7 +1,7 @@
 import Foundation
+import SleepAnalysis
 
 /// The stereo assignment figures of one channel separation over a set of composed scenes.
-@_spi(Evaluation)
 public struct StereoAssignmentReport: Sendable, Codable {
     /// The preset's name.
     public var preset: String

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// One subject's night from a directory laid out like PhysioNet sleep-accel as mirrored in `shared/data`:
 /// `labels/<id>_labeled_sleep.txt` (`t_sec stage`), `heart_rate/<id>_heartrate.txt` (`t_sec,bpm`) and

@@ -1,5 +1,6 @@
 import CSoxr
 import Foundation
+import SleepAnalysis
 
 /// Reads a labelled clip for evaluation or feature export: mono (channels averaged), resampled to 16 kHz with
 /// libsoxr (high quality) when recorded at another rate, and centred in

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// A stand-in for one channel's events detector in the stereo evaluation: it reports the scene's true events
 /// with a detection probability that follows the event's signal-to-noise ratio on its channel, so the

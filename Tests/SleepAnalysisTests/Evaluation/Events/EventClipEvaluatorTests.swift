@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import SleepAnalysis
+import SleepAnalysisEvaluation
 
 final class EventClipEvaluatorTests: XCTestCase {
     func test_report_scoresPrecisionRecallAndConfusion() {

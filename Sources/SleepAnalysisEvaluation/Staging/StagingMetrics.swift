@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Agreement between scored and predicted stages over pooled epochs: accuracy, Cohen's kappa and recalls,
 /// for four classes, for wake / NREM / REM, and for sleep / wake.

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Runs the event engine on every clip of a labelled clip set and scores it (`sleepanalysis evaluate events`).
 ///

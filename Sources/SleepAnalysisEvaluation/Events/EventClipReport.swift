@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Clip-level scores of the event detector on a labelled clip set (the `evaluate events` JSON).
 public struct EventClipReport: Sendable, Codable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Exports the event classifier's input — pooled window features, computed by the package's own front end and
 /// pooling on the engine's window schedule — so the training tool learns from exactly the numbers the engine

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Measures the event engine's speed on synthetic audio or a recording (for `sleepanalysis-bench events`).
 public enum EventEngineBenchmark {

@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import XCTest
 
-@_spi(Evaluation) @testable import SleepAnalysis
+@testable import SleepAnalysis
+@testable import SleepAnalysisEvaluation
 
 final class StereoSceneEvaluationTests: XCTestCase {
     private var directory: TemporaryDirectory!

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// The model inputs the library computes for labelled nights, as a CSV table for training
 /// (`Tools/staging/train.py` reads it; `sleepanalysis features staging` writes it).

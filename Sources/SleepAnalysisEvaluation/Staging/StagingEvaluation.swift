@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Runs a staging model over labelled nights and scores it against the polysomnography, in real time
 /// (causal predictions) and over the whole night. Epochs without a PSG score are not counted.

@@ -1,9 +1,9 @@
 import Foundation
+import SleepAnalysis
 
 /// A deterministic synthetic bedroom night: quiet noise, breathing-like swells every 4 s, and a snore-like burst
 /// (a buzz at 110 Hz with harmonics) for 1.5 s every 40 s. Used by the benchmark and by tests that need a long
 /// file; not a model of real sleep.
-@_spi(Benchmark)
 public enum SyntheticNight {
     /// Audio container formats `write` makes.
     public enum Format: String, Sendable, CaseIterable {

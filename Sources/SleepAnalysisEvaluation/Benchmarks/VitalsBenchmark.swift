@@ -1,7 +1,7 @@
 import Foundation
+import SleepAnalysis
 
 /// The breathing-rate estimator's and audio health monitor's cost on synthetic audio, for `sleepanalysis-bench`.
-@_spi(Benchmark)
 public enum VitalsBenchmark {
     /// What one run measured.
     public struct Result: Sendable {

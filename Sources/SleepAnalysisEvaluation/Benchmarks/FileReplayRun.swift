@@ -1,8 +1,8 @@
 import Foundation
+import SleepAnalysis
 
 /// Replays a recording through `FileDataSource` as fast as possible into a sink that keeps only counts, for the
 /// benchmark: it shows the replay's speed and that its memory does not grow with the file's length.
-@_spi(Benchmark)
 public enum FileReplayRun {
     /// What a replay delivered.
     public struct Summary: Sendable {

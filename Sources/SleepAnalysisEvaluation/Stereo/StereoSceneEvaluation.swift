@@ -1,7 +1,7 @@
 import Foundation
+import SleepAnalysis
 
 /// What happened to one true event of a composed stereo scene.
-@_spi(Evaluation)
 public struct StereoEventOutcome: Sendable, Codable {
     /// The sleeper who made it.
     public var owner: AnalysisChannel
@@ -32,7 +32,6 @@ public struct StereoEventOutcome: Sendable, Codable {
 ///
 /// Each channel's detector is `GroundTruthEventsEngine` (the true events, with a detection probability from the
 /// event's SNR on that channel), so the figures measure the spatial assignment, not the detector.
-@_spi(Evaluation)
 public enum StereoSceneEvaluation {
     /// Evaluates one scene.
     ///

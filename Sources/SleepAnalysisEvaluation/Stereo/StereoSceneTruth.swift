@@ -1,8 +1,8 @@
 import Foundation
+import SleepAnalysis
 
 /// The ground truth of a composed two-sleeper stereo scene (`Tools/stereo/compose_scenes.py` writes it beside
 /// the scene's WAV as `<scene>.json`).
-@_spi(Evaluation)
 public struct StereoSceneTruth: Sendable, Codable {
     /// One sound made by one sleeper.
     public struct TruthEvent: Sendable, Codable {

@@ -1,8 +1,8 @@
 import Foundation
+import SleepAnalysis
 
 /// Runs a recording through the analysis front end (read, resample to 16 kHz, STFT, A-weighting, mel bands)
 /// for the benchmark, keeping nothing but counts, so memory stays one block whatever the length.
-@_spi(Benchmark)
 public enum FrontEndRun {
     /// What a run did.
     public struct Summary: Sendable {
