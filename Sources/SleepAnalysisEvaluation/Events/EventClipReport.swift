@@ -50,7 +50,9 @@ public struct EventClipReport: Sendable, Codable, Equatable {
             let predicted = pair.predicted?.rawValue ?? noneLabel
             confusion[truth, default: [:]][predicted, default: 0] += 1
         }
-        let macro = classes.isEmpty ? 0 : classes.values.map(\.f1).reduce(0, +) / Double(classes.count)
+        // Summed in type-name order: a dictionary's order changes from run to run, and so would the last digit.
+        let f1Sum = classes.keys.sorted().compactMap { classes[$0]?.f1 }.reduce(0, +)
+        let macro = classes.isEmpty ? 0 : f1Sum / Double(classes.count)
         return EventClipReport(macroF1: macro, classes: classes, confusion: confusion, clips: pairs.count)
     }
 }
