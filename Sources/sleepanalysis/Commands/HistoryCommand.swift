@@ -32,7 +32,7 @@ enum HistoryCommand: Command {
         }
         let format = try parsed.choice("format", from: ["json", "text"], default: "text")
         let range = try DateRangeArguments.range(parsed)
-        let nights = try StoreDirectoryArgument.openExisting(parsed).nights(in: range)
+        let nights = try await StoreDirectoryArgument.openExisting(parsed).nights(in: range)
         if format == "json" {
             print(try json(nights))
         } else {

@@ -53,7 +53,7 @@ enum RecordCommand: Command {
         live.cancel()
         try recorder?.close()
         if let directory = parsed.option(StoreDirectoryArgument.option) {
-            _ = try SessionStore(directory: URL(fileURLWithPath: directory, isDirectory: true)).save(result)
+            _ = try await SessionStore(directory: URL(fileURLWithPath: directory, isDirectory: true)).save(result)
         }
         let report = AnalysisReport(result: result, score: SleepScoring.compute(result: result))
         switch format {

@@ -134,8 +134,9 @@ final class SessionStoreTests: XCTestCase {
 
         // When a night is saved and deleted, then the store goes away
         let night = Fixtures.night(startingHoursAfter: 22)
-        let saved = try XCTUnwrap(store).save(night)
-        let deleted = try XCTUnwrap(store?.delete(sessionId: night.sessionId))
+        let saved = try await XCTUnwrap(store).save(night)
+        let deletion = try await XCTUnwrap(store).delete(sessionId: night.sessionId)
+        let deleted = try XCTUnwrap(deletion)
         store = nil
 
         // Then both saw both changes, in order, and their streams ended
@@ -184,8 +185,11 @@ final class SessionStoreTests: XCTestCase {
         // Then the subscriber saw every change once, in anchor order, and the store holds all forty
         let anchors = await consumer.value
         XCTAssertEqual(anchors, Array(1...40))
-        XCTAssertEqual(try store.changes(since: nil).added.count, 40)
-        XCTAssertEqual(try store.currentAnchor().rawValue, 40)
+        // The async calls read the same store from its own queue.
+        let added = try await store.changes(since: nil).added.count
+        let anchor = try await store.currentAnchor().rawValue
+        XCTAssertEqual(added, 40)
+        XCTAssertEqual(anchor, 40)
     }
 
     func test_changes_with_limit_pages_through_saves_and_deletions_in_order() throws {
@@ -212,5 +216,38 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertThrowsError(try store.changes(since: nil, limit: 0)) {
             guard case .invalidConfiguration = $0 as? SleepCycleSdkError else { return XCTFail("\($0)") }
         }
+    }
+}
+
+/// The `async` calls: the same store, its blocking work done on the store's own queue.
+final class SessionStoreAsyncTests: XCTestCase {
+    /// An actor that uses the store, as a service would.
+    private actor Archive {
+        let store: SessionStore
+        init(store: SessionStore) { self.store = store }
+
+        func keep(_ night: AnalysisResult) async throws { try await store.save(night) }
+        func all() async throws -> [StoredNight] { try await store.nights(in: DateInterval(start: .distantPast, end: .distantFuture)) }
+    }
+
+    func test_asyncCalls_fromManyTasks_storeAndReadEveryNight() async throws {
+        let directory = try makeTemporaryDirectory(self).appendingPathComponent("store")
+        let archive = Archive(store: try SessionStore(directory: directory))
+        let nights = (0..<24).map { SessionStoreFixtures.night(startingHoursAfter: Double($0) * 24) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for night in nights { group.addTask { try await archive.keep(night) } }
+            try await group.waitForAll()
+        }
+        let stored = try await archive.all()
+        XCTAssertEqual(Set(stored.map(\.sessionId)), Set(nights.map(\.sessionId)))
+        let store = archive.store
+        let first = try await store.result(sessionId: nights[0].sessionId)
+        XCTAssertEqual(first, nights[0])
+        let samples = try await store.stageSamples(in: nights[3].sleepStageIntervals[0].interval)
+        XCTAssertFalse(samples.isEmpty)
+        let removed = try await store.delete(sessionId: nights[0].sessionId)
+        XCTAssertNotNil(removed)
+        let missing = try await store.result(sessionId: nights[0].sessionId)
+        XCTAssertNil(missing)
     }
 }

@@ -58,6 +58,8 @@ public final class SessionStore: Sendable {
     private let subscribers = SessionStoreSubscribers()
     /// Serialises each write with the publication of its change, so subscribers see anchors in order.
     private let publicationLock = NSLock()
+    /// Where the `async` calls do their blocking SQLite work, off the caller's executor.
+    let blockingQueue = DispatchQueue(label: "SleepAnalysis.SessionStore")
 
     /// Opens (creating and migrating if needed) the store in `directory`.
     ///
