@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import SleepAnalysis
@@ -14,8 +15,7 @@ final class EventClassifierModelTests: XCTestCase {
     }
 
     private static var repositoryModel: URL? {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Models/events.bin")
+        FixturePaths.repositoryRoot.appendingPathComponent("Models/events.bin")
     }
 
     func test_bundledModel_loads_withEveryTrainedTypeButDigestive() throws {
