@@ -43,8 +43,10 @@ final class EventFeaturePooling {
     ///   depends on one frame alone is computed once for the two overlapping windows that share it
     ///   (`sa_event_pool_compute_stream`; the features are the same either way). Every window pooled by one
     ///   instance must come from one stream. Nil: nothing is kept.
-    func pool(logMel: UnsafePointer<Float>, dbfs: UnsafePointer<Float>, frames: Int, firstFrame: Int64? = nil,
-              into features: UnsafeMutablePointer<Float>) {
+    func pool(
+        logMel: UnsafePointer<Float>, dbfs: UnsafePointer<Float>, frames: Int, firstFrame: Int64? = nil,
+        into features: UnsafeMutablePointer<Float>
+    ) {
         let status = sa_event_pool_compute_stream(pool, logMel, dbfs, Int32(frames), firstFrame ?? -1, features)
         precondition(status == SA_OK, "window length is checked by the caller")
     }

@@ -49,8 +49,9 @@ final class EventWindowClassifier {
         memberOutput = probabilities
         memberEntersOutput = model.members.indices.map { member in model.outputMembers.map { $0.contains(member) } }
         outputScale = model.outputMembers.map { 1 / Float($0.count) }
-        pooling = try EventFeaturePooling(melBandCount: melBandCount, maximumFrames: model.windowFrames,
-                                          logFloor: model.logFloor)
+        pooling = try EventFeaturePooling(
+            melBandCount: melBandCount, maximumFrames: model.windowFrames,
+            logFloor: model.logFloor)
         guard pooling.featureCount == model.featureCount else {
             throw SleepCycleSdkError.modelIntegrityCheckFailed(
                 "events: the model expects \(model.featureCount) features, pooling gives \(pooling.featureCount)")
@@ -85,15 +86,18 @@ final class EventWindowClassifier {
     }
 
     /// The C network of a version-1 model's member: dense layers over the standardised statistics.
-    private static func makePerceptron(model: EventClassifierModel, member: EventClassifierModel.Member) throws
+    private static func makePerceptron(
+        model: EventClassifierModel, member: EventClassifierModel.Member
+    ) throws
         -> OpaquePointer?
     {
         var handle: OpaquePointer?
         let sizes = member.layerSizes.map { Int32($0) }
         let status = withPointers(member.weights) { weights in
             withPointers(member.biases) { biases in
-                sa_mlp_init(&handle, Int32(sizes.count - 1), sizes, weights, biases, model.featureMean,
-                            model.featureStd)
+                sa_mlp_init(
+                    &handle, Int32(sizes.count - 1), sizes, weights, biases, model.featureMean,
+                    model.featureStd)
             }
         }
         try check(status)
@@ -122,7 +126,9 @@ final class EventWindowClassifier {
             shape.band_time = convolution.bandTime ? 1 : 0
             shape.conv_count = Int32(convolution.channels.count)
             withUnsafeMutableBytes(of: &shape.conv_channels) { raw in
-                channels.withUnsafeBytes { raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(raw.count))) }
+                channels.withUnsafeBytes {
+                    raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(raw.count)))
+                }
             }
             shape.stat_count = Int32(model.featureCount)
             shape.dense_count = Int32(sizes.count)
@@ -131,9 +137,10 @@ final class EventWindowClassifier {
                 withPointers(member.convolutionBiases) { convBiases in
                     withPointers(member.weights) { denseWeights in
                         withPointers(member.biases) { denseBiases in
-                            sa_event_net_init(&handle, &shape, convWeights, convBiases, convolution.patchMean,
-                                              convolution.patchStd, denseWeights, denseBiases, model.featureMean,
-                                              model.featureStd)
+                            sa_event_net_init(
+                                &handle, &shape, convWeights, convBiases, convolution.patchMean,
+                                convolution.patchStd, denseWeights, denseBiases, model.featureMean,
+                                model.featureStd)
                         }
                     }
                 }
@@ -154,11 +161,13 @@ final class EventWindowClassifier {
     func classify(logMel: UnsafePointer<Float>, dbfs: UnsafePointer<Float>, frames: Int, firstFrame: Int64? = nil) {
         windowsClassified += 1
         features.withUnsafeMutableBufferPointer { featureBuffer in
-            pooling.pool(logMel: logMel, dbfs: dbfs, frames: frames, firstFrame: firstFrame,
-                         into: featureBuffer.baseAddress!)
+            pooling.pool(
+                logMel: logMel, dbfs: dbfs, frames: frames, firstFrame: firstFrame,
+                into: featureBuffer.baseAddress!)
             let members = probabilities.withUnsafeMutableBufferPointer { output in
-                forward(logMel: logMel, frames: frames, statistics: featureBuffer.baseAddress!,
-                        into: output.baseAddress!)
+                forward(
+                    logMel: logMel, frames: frames, statistics: featureBuffer.baseAddress!,
+                    into: output.baseAddress!)
             }
             if members == model.members.count { windowsWithEveryMember += 1 }
         }
@@ -175,8 +184,9 @@ final class EventWindowClassifier {
         logMel.withUnsafeBufferPointer { window in
             model.referenceInput.withUnsafeBufferPointer { statistics in
                 output.withUnsafeMutableBufferPointer { out in
-                    _ = forward(logMel: window.baseAddress, frames: model.windowFrames,
-                                statistics: statistics.baseAddress!, into: out.baseAddress!)
+                    _ = forward(
+                        logMel: window.baseAddress, frames: model.windowFrames,
+                        statistics: statistics.baseAddress!, into: out.baseAddress!)
                 }
             }
         }
