@@ -24,6 +24,12 @@ final class LayeringTests: XCTestCase {
         XCTAssertEqual(violations.map(\.description), [], "uses of higher layers")
     }
 
+    func test_onlyTheDSPSeamImportsTheCCore() throws {
+        let importers = try sourceFiles().filter { $0.code.contains("import CSleepDSP") }.map(\.path)
+        XCTAssertFalse(importers.isEmpty)
+        XCTAssertEqual(importers.filter { !$0.hasPrefix("DSP/") }.sorted(), [], "CSleepDSP imported outside DSP/")
+    }
+
     func test_theCheck_findsAnUpwardUse_andAnUnplacedFolder() {
         let files = [
             SourceFile(path: "Support/Queue.swift", text: "struct Queue {\n    let engine: Engine // a use\n}\n"),
@@ -35,6 +41,9 @@ final class LayeringTests: XCTestCase {
         XCTAssertEqual(unplaced, ["Elsewhere/Thing.swift"])
         XCTAssertEqual(
             violations,
-            [LayerViolation(file: "Support/Queue.swift", fileLayer: "Support", typeName: "Engine", typeLayer: "Engines/Events")])
+            [
+                LayerViolation(
+                    file: "Support/Queue.swift", fileLayer: "Support", typeName: "Engine", typeLayer: "Engines/Events")
+            ])
     }
 }

@@ -1,4 +1,3 @@
-import CSleepDSP
 import Foundation
 
 /// The audio front end: streams mono samples in, gives log-mel band energies and levels per 10 ms frame.
@@ -7,13 +6,13 @@ import Foundation
 /// input is split into blocks. Levels per frame: `dbfs` is the unweighted RMS of the Hann-windowed frame in dBFS
 /// (a full-scale sine reads 0 dBFS); `dbSpl` is the A-weighted level (IEC 61672-1 curve applied per FFT bin) plus
 /// the configured calibration. With 31.25 Hz bins, window leakage makes tones below about 100 Hz read high; use
-/// `SoundLevelAnalysis` for class-1 measurements. Backed by `sa_front_end` (one FFTW plan, sparse mel bank, no
+/// `SoundLevelAnalysis` for class-1 measurements. Backed by `DSPFrontEndHandle` (`sa_front_end`: one FFTW plan, sparse mel bank, no
 /// allocation per frame). Not thread-safe: use one instance from one task.
 package final class FrontEnd {
     /// The frame and feature definition.
     package let configuration: FrontEndConfiguration
 
-    private var handle: OpaquePointer?
+    private let handle: DSPFrontEndHandle
 
     /// Sets up the front end (window, mel bank and A-weighting computed from the sample rate).
     ///
@@ -24,26 +23,19 @@ package final class FrontEnd {
         guard configuration.fftSize >= 2, configuration.hopSize >= 1, configuration.melBandCount >= 1 else {
             throw SleepCycleSdkError.invalidConfiguration("front end: FFT size, hop and band count must be positive")
         }
-        var config = sa_front_end_config(
-            sample_rate: configuration.sampleRate,
-            fft_size: configuration.fftSize,
-            hop_size: configuration.hopSize,
-            mel_band_count: configuration.melBandCount,
-            mel_low_hz: configuration.melLowHz,
-            mel_high_hz: configuration.melHighHz,
-            log_floor: configuration.logFloor,
-            level_offset_db: configuration.calibration.offsetDb)
-        var created: OpaquePointer?
-        try DSPStatus.check(sa_front_end_init(&config, &created), "front end set-up")
-        handle = created
-    }
-
-    deinit {
-        sa_front_end_destroy(&handle)
+        do throws(DSPError) {
+            handle = try DSPFrontEndHandle(
+                sampleRate: configuration.sampleRate, fftSize: configuration.fftSize, hopSize: configuration.hopSize,
+                melBandCount: configuration.melBandCount, melLowHz: configuration.melLowHz,
+                melHighHz: configuration.melHighHz, logFloor: configuration.logFloor,
+                levelOffsetDb: configuration.calibration.offsetDb)
+        } catch {
+            throw error.sdkError
+        }
     }
 
     /// Frames completed since the stream began.
-    var frameCount: Int64 { sa_front_end_frame_count(handle) }
+    var frameCount: Int64 { handle.frameCount }
 
     /// Feeds samples (mono, at the configured rate, any block size) and returns the frames they complete.
     ///
@@ -51,30 +43,9 @@ package final class FrontEnd {
     /// - Returns: the completed frames; `firstFrameIndex` counts from the stream start.
     package func process(_ samples: [Float]) -> FeatureBlock {
         let first = frameCount
-        let expected = sa_front_end_frames_for(handle, samples.count)
-        let bands = configuration.melBandCount
-        var written = 0
-        var status = SA_OK
-        var dbSpl: [Float] = []
-        var dbfs: [Float] = []
-        // The C core writes every element of the three outputs, so they need no zero-fill first.
-        let logMel = [Float](unsafeUninitializedCapacity: expected * bands) { mel, melCount in
-            dbSpl = [Float](unsafeUninitializedCapacity: expected) { spl, splCount in
-                dbfs = [Float](unsafeUninitializedCapacity: expected) { fs, fsCount in
-                    status = samples.withUnsafeBufferPointer { input in
-                        sa_front_end_process(
-                            handle, input.baseAddress, input.count, mel.baseAddress, spl.baseAddress, fs.baseAddress,
-                            expected, &written)
-                    }
-                    fsCount = status == SA_OK ? written : 0
-                }
-                splCount = status == SA_OK ? written : 0
-            }
-            melCount = status == SA_OK ? written * bands : 0
-        }
-        // Buffers are sized by sa_front_end_frames_for, so the call cannot be refused.
-        assert(status == SA_OK && written == expected, "sa_front_end_process: \(DSPStatus.message(status))")
+        let frames = handle.process(samples)
         return FeatureBlock(
-            firstFrameIndex: first, frameCount: written, melBandCount: bands, logMel: logMel, dbSpl: dbSpl, dbfs: dbfs)
+            firstFrameIndex: first, frameCount: frames.count, melBandCount: configuration.melBandCount,
+            logMel: frames.logMel, dbSpl: frames.dbSpl, dbfs: frames.dbfs)
     }
 }

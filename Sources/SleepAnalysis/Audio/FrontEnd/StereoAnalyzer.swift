@@ -1,12 +1,11 @@
-import CSleepDSP
 import Foundation
 
 /// Streams a stereo pair and gives, per frame, the inter-channel time difference (GCC-PHAT) and level difference.
 ///
 /// Frames follow the front end's grid: frame `i` ends at sample `(i + 1) * hopSize` and covers the last
-/// `frameSize` samples of each channel (zeros before the stream start). Backed by `sa_stereo` (Hann window,
-/// linear correlation through one FFTW plan, parabolic sub-sample peak). Per-channel features come from one
-/// `FrontEnd` per channel. Not thread-safe: use one instance from one task.
+/// `frameSize` samples of each channel (zeros before the stream start). Backed by `DSPStereoHandle` (`sa_stereo`:
+/// Hann window, linear correlation through one FFTW plan, parabolic sub-sample peak). Per-channel features come
+/// from one `FrontEnd` per channel. Not thread-safe: use one instance from one task.
 final class StereoAnalyzer {
     /// Samples per second of each channel.
     let sampleRate: Double
@@ -15,7 +14,7 @@ final class StereoAnalyzer {
     /// Samples between frame ends.
     let hopSize: Int
 
-    private var handle: OpaquePointer?
+    private let handle: DSPStereoHandle
     private var primaryHistory: [Float]
     private var secondaryHistory: [Float]
     private var sinceFrame = 0
@@ -30,9 +29,9 @@ final class StereoAnalyzer {
     ///   - maxDelaySeconds: the largest time difference searched (the microphones' spacing over the speed of
     ///     sound, plus margin); clamped to the frame length.
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a bad rate, size or delay.
-    init(sampleRate: Double = 16_000, frameSize: Int = 1_024, hopSize: Int = 160, maxDelaySeconds: Double = 0.01)
-        throws
-    {
+    init(
+        sampleRate: Double = 16_000, frameSize: Int = 1_024, hopSize: Int = 160, maxDelaySeconds: Double = 0.01
+    ) throws {
         guard frameSize >= 4, hopSize >= 1 else {
             throw SleepCycleSdkError.invalidConfiguration("stereo analysis: frame size ≥ 4 and hop ≥ 1 expected")
         }
@@ -41,13 +40,11 @@ final class StereoAnalyzer {
         self.hopSize = hopSize
         primaryHistory = [Float](repeating: 0, count: frameSize)
         secondaryHistory = [Float](repeating: 0, count: frameSize)
-        var created: OpaquePointer?
-        try DSPStatus.check(sa_stereo_init(sampleRate, frameSize, maxDelaySeconds, &created), "stereo analysis set-up")
-        handle = created
-    }
-
-    deinit {
-        sa_stereo_destroy(&handle)
+        do throws(DSPError) {
+            handle = try DSPStereoHandle(sampleRate: sampleRate, frameSize: frameSize, maxDelaySeconds: maxDelaySeconds)
+        } catch {
+            throw error.sdkError
+        }
     }
 
     /// Feeds interleaved stereo frames (primary, secondary, primary, …) and returns the cues of completed frames.
@@ -93,12 +90,16 @@ final class StereoAnalyzer {
     }
 
     private func analyzeFrame() throws -> StereoCues {
-        var result = sa_stereo_cues()
-        try DSPStatus.check(sa_stereo_analyze(handle, primaryHistory, secondaryHistory, &result), "stereo analysis")
+        let result: DSPStereoHandle.Cues
+        do throws(DSPError) {
+            result = try handle.analyze(primary: primaryHistory, secondary: secondaryHistory)
+        } catch {
+            throw error.sdkError
+        }
         defer { framesDone += 1 }
         return StereoCues(
-            frameIndex: framesDone, delaySeconds: result.delay_seconds, confidence: result.confidence,
-            levelDifferenceDb: result.level_difference_db)
+            frameIndex: framesDone, delaySeconds: result.delaySeconds, confidence: result.confidence,
+            levelDifferenceDb: result.levelDifferenceDb)
     }
 
     /// Shifts `samples` into the end of a fixed-length history.

@@ -1,11 +1,10 @@
-import CSleepDSP
 import Foundation
 
 /// Streams one channel at its own sample rate and gives the A-weighted and unweighted mean square per frame.
 ///
-/// Backed by `sa_level_meter`: Hann window, IEC 61672-1 A-weighting per FFT bin. With the default one-second
-/// window (bins of 1 Hz) the response is inside the class-1 limits from 10 Hz to 0.9 × Nyquist at any rate.
-/// Not thread-safe: use one instance from one task.
+/// Backed by `DSPLevelMeterHandle` (`sa_level_meter`): Hann window, IEC 61672-1 A-weighting per FFT bin. With the
+/// default one-second window (bins of 1 Hz) the response is inside the class-1 limits from 10 Hz to 0.9 × Nyquist
+/// at any rate. Not thread-safe: use one instance from one task.
 final class SoundLevelMeter {
     /// A frame's mean squares in full-scale units (dBFS = 10·log10(2·ms)).
     struct Frame: Sendable, Hashable {
@@ -22,7 +21,7 @@ final class SoundLevelMeter {
     /// Samples between frame ends.
     let hopSize: Int
 
-    private var handle: OpaquePointer?
+    private let handle: DSPLevelMeterHandle
 
     /// Sets up a meter.
     ///
@@ -43,13 +42,11 @@ final class SoundLevelMeter {
         self.sampleRate = sampleRate
         self.windowSize = window
         self.hopSize = hop
-        var created: OpaquePointer?
-        try DSPStatus.check(sa_level_meter_init(sampleRate, window, hop, &created), "sound level meter set-up")
-        handle = created
-    }
-
-    deinit {
-        sa_level_meter_destroy(&handle)
+        do throws(DSPError) {
+            handle = try DSPLevelMeterHandle(sampleRate: sampleRate, windowSize: window, hopSize: hop)
+        } catch {
+            throw error.sdkError
+        }
     }
 
     /// Feeds the next samples and returns the frames they complete.
@@ -57,29 +54,12 @@ final class SoundLevelMeter {
     /// - Parameter samples: mono samples in −1...1.
     /// - Returns: one `Frame` per completed frame.
     func process(_ samples: [Float]) -> [Frame] {
-        let expected = sa_level_meter_frames_for(handle, samples.count)
-        var weighted = [Double](repeating: 0, count: expected)
-        var flat = [Double](repeating: 0, count: expected)
-        var written = 0
-        let status = samples.withUnsafeBufferPointer { input in
-            weighted.withUnsafeMutableBufferPointer { a in
-                flat.withUnsafeMutableBufferPointer { u in
-                    sa_level_meter_process(
-                        handle, input.baseAddress, input.count, a.baseAddress, u.baseAddress, expected, &written)
-                }
-            }
-        }
-        assert(status == SA_OK && written == expected, "sa_level_meter_process: \(DSPStatus.message(status))")
-        return (0..<written).map { Frame(aWeighted: weighted[$0], unweighted: flat[$0]) }
+        let (weighted, flat) = handle.process(samples)
+        return weighted.indices.map { Frame(aWeighted: weighted[$0], unweighted: flat[$0]) }
     }
 
     /// Completes a last, partial frame from the samples fed since the last frame (nil when there are none).
     func flush() -> Frame? {
-        var weighted = 0.0
-        var flat = 0.0
-        var written = 0
-        let status = sa_level_meter_flush(handle, &weighted, &flat, &written)
-        assert(status == SA_OK, "sa_level_meter_flush: \(DSPStatus.message(status))")
-        return written == 1 ? Frame(aWeighted: weighted, unweighted: flat) : nil
+        handle.flush().map { Frame(aWeighted: $0.aWeighted, unweighted: $0.unweighted) }
     }
 }

@@ -1,5 +1,3 @@
-import CSleepDSP
-
 /// What the periodicity analyser found in one window.
 struct PeriodEstimate: Sendable, Hashable {
     /// Breaths per minute.
@@ -11,9 +9,9 @@ struct PeriodEstimate: Sendable, Hashable {
 }
 
 /// Finds the breathing period in a window of frames (audio bands or accelerometer axes)
-/// (`sa_breath_period_*` does the work). Not thread-safe.
+/// (`DSPBreathPeriodHandle`, that is `sa_breath_period_*`, does the work). Not thread-safe.
 final class PeriodicityAnalyzer {
-    private var handle: OpaquePointer?
+    private let analyser: DSPBreathPeriodHandle
     /// The most frames a window may have.
     let maximumFrames: Int
     /// The most channels a frame may have.
@@ -22,23 +20,21 @@ final class PeriodicityAnalyzer {
     /// Creates an analyser for windows of up to `maximumFrames` frames.
     ///
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for an unusable rate range.
-    init(frameRate: Double, minimumBpm: Double, maximumBpm: Double, peakFraction: Double = 0.7,
-         alternationThreshold: Double = 2.0, maximumFrames: Int, maximumChannels: Int) throws
-    {
-        var config = sa_breath_period_default_config(frameRate)
-        config.min_bpm = minimumBpm
-        config.max_bpm = maximumBpm
-        config.peak_fraction = peakFraction
-        config.alternation_threshold = alternationThreshold
-        var analyser: OpaquePointer?
-        try BreathingDSPStatus.check(
-            sa_breath_period_init(&analyser, &config, maximumFrames, maximumChannels), "sa_breath_period_init")
-        handle = analyser
+    init(
+        frameRate: Double, minimumBpm: Double, maximumBpm: Double, peakFraction: Double = 0.7,
+        alternationThreshold: Double = 2.0, maximumFrames: Int, maximumChannels: Int
+    ) throws {
+        do throws(DSPError) {
+            analyser = try DSPBreathPeriodHandle(
+                frameRate: frameRate, minimumBpm: minimumBpm, maximumBpm: maximumBpm, peakFraction: peakFraction,
+                alternationThreshold: alternationThreshold, maximumFrames: maximumFrames,
+                maximumChannels: maximumChannels)
+        } catch {
+            throw error.sdkError
+        }
         self.maximumFrames = maximumFrames
         self.maximumChannels = maximumChannels
     }
-
-    deinit { sa_breath_period_destroy(&handle) }
 
     /// Analyses `frames` (frame-major, `channelCount` values each); `valid` marks usable frames (nil: all).
     ///
@@ -48,17 +44,11 @@ final class PeriodicityAnalyzer {
         guard channelCount >= 1, channelCount <= maximumChannels, frameCount <= maximumFrames,
             valid == nil || valid?.count == frameCount
         else { return nil }
-        var result = sa_breath_period_result()
-        let status = frames.withUnsafeBufferPointer { input -> sa_status in
-            if let valid {
-                return valid.withUnsafeBufferPointer { mask in
-                    sa_breath_period_analyze(handle, input.baseAddress, frameCount, channelCount, mask.baseAddress,
-                                             &result)
-                }
-            }
-            return sa_breath_period_analyze(handle, input.baseAddress, frameCount, channelCount, nil, &result)
-        }
-        guard status == SA_OK, result.found != 0 else { return nil }
-        return PeriodEstimate(bpm: result.bpm, score: result.score, validFraction: result.valid_fraction)
+        guard
+            let period = try? analyser.analyze(
+                frames: frames, frameCount: frameCount, channelCount: channelCount, valid: valid),
+            period.found
+        else { return nil }
+        return PeriodEstimate(bpm: period.bpm, score: period.score, validFraction: period.validFraction)
     }
 }

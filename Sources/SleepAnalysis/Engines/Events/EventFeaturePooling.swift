@@ -1,8 +1,7 @@
-import CSleepDSP
 import Foundation
 
-/// Pools a window of front-end frames into the event classifier's feature vector (`sa_event_pool_compute`).
-/// Owns its C state; not shared between threads.
+/// Pools a window of front-end frames into the event classifier's feature vector (`DSPEventPoolHandle`, that is
+/// `sa_event_pool_compute`). Owns its C state; not shared between threads.
 package final class EventFeaturePooling {
     /// Mel bands per frame.
     let melBandCount: Int
@@ -10,7 +9,7 @@ package final class EventFeaturePooling {
     let maximumFrames: Int
     /// Length of the feature vector.
     package let featureCount: Int
-    private var pool: OpaquePointer?
+    private let handle: DSPEventPoolHandle
 
     /// Sets up pooling.
     ///
@@ -22,19 +21,12 @@ package final class EventFeaturePooling {
     package init(melBandCount: Int, maximumFrames: Int, logFloor: Float) throws {
         self.melBandCount = melBandCount
         self.maximumFrames = maximumFrames
-        var handle: OpaquePointer?
-        let status = sa_event_pool_init(&handle, Int32(melBandCount), Int32(maximumFrames), logFloor)
-        guard status == SA_OK else {
-            let reason = String(cString: sa_status_message(status))
-            throw SleepCycleSdkError.invalidConfiguration(
-                "event pooling over \(melBandCount) bands, \(maximumFrames) frames: \(reason)")
+        do throws(DSPError) {
+            handle = try DSPEventPoolHandle(melBands: melBandCount, maximumFrames: maximumFrames, logFloor: logFloor)
+        } catch {
+            throw SleepCycleSdkError.invalidConfiguration(error.description)
         }
-        pool = handle
-        featureCount = Int(sa_event_pool_feature_count(handle))
-    }
-
-    deinit {
-        sa_event_pool_destroy(&pool)
+        featureCount = handle.featureCount
     }
 
     /// Pools `frames` frames (1...`maximumFrames`) into `features` (`featureCount` values).
@@ -43,9 +35,14 @@ package final class EventFeaturePooling {
     ///   depends on one frame alone is computed once for the two overlapping windows that share it
     ///   (`sa_event_pool_compute_stream`; the features are the same either way). Every window pooled by one
     ///   instance must come from one stream. Nil: nothing is kept.
-    package func pool(logMel: UnsafePointer<Float>, dbfs: UnsafePointer<Float>, frames: Int, firstFrame: Int64? = nil,
-              into features: UnsafeMutablePointer<Float>) {
-        let status = sa_event_pool_compute_stream(pool, logMel, dbfs, Int32(frames), firstFrame ?? -1, features)
-        precondition(status == SA_OK, "window length is checked by the caller")
+    package func pool(
+        logMel: UnsafePointer<Float>, dbfs: UnsafePointer<Float>, frames: Int, firstFrame: Int64? = nil,
+        into features: UnsafeMutablePointer<Float>
+    ) {
+        do throws(DSPError) {
+            try handle.compute(logMel: logMel, dbfs: dbfs, frames: frames, firstFrame: firstFrame, into: features)
+        } catch {
+            preconditionFailure("window length is checked by the caller")
+        }
     }
 }

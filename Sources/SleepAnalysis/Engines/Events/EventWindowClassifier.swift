@@ -1,12 +1,11 @@
-import CSleepDSP
 import Foundation
 
 /// Runs the event model on one window of front-end frames: pools the frames into the feature vector
-/// (`sa_event_pool_compute_stream`) and evaluates the network: `sa_event_net_forward` (convolutions over the window's
-/// reduced log-mel spectrogram joined with the statistics) for a version-2 model, `sa_mlp_forward` (statistics
-/// alone) for a version-1 model; an ensemble's member outputs are averaged (with a cascade gate, only on windows
-/// where the first member hears an event; see `EventClassifierModel.cascadeGate`), per output over the members
-/// `EventClassifierModel.outputMembers` lists. Owns its C state; not shared between threads.
+/// (`EventFeaturePooling`) and evaluates the network: a `DSPEventNetwork` (convolutions over the window's reduced
+/// log-mel spectrogram joined with the statistics) per member of a version-2 model, a `DSPPerceptron` (statistics
+/// alone) per member of a version-1 model; an ensemble's member outputs are averaged (with a cascade gate, only on
+/// windows where the first member hears an event; see `EventClassifierModel.cascadeGate`), per output over the
+/// members `EventClassifierModel.outputMembers` lists. Owns its C state; not shared between threads.
 final class EventWindowClassifier {
     /// The model the classifier was built from.
     let model: EventClassifierModel
@@ -14,8 +13,8 @@ final class EventWindowClassifier {
     let melBandCount: Int
     private let pooling: EventFeaturePooling
     /// One C network per ensemble member: perceptrons (version 1) or convolutional networks (version 2).
-    private var perceptrons: [OpaquePointer?] = []
-    private var convolutionalNetworks: [OpaquePointer?] = []
+    private var perceptrons: [DSPPerceptron] = []
+    private var convolutionalNetworks: [DSPEventNetwork] = []
     private var memberOutput: [Float]
     /// The convolutional members' inputs (a window's standardised patch), one per distinct patch layout: members
     /// with the same front and patch standardisation share one.
@@ -49,8 +48,9 @@ final class EventWindowClassifier {
         memberOutput = probabilities
         memberEntersOutput = model.members.indices.map { member in model.outputMembers.map { $0.contains(member) } }
         outputScale = model.outputMembers.map { 1 / Float($0.count) }
-        pooling = try EventFeaturePooling(melBandCount: melBandCount, maximumFrames: model.windowFrames,
-                                          logFloor: model.logFloor)
+        pooling = try EventFeaturePooling(
+            melBandCount: melBandCount, maximumFrames: model.windowFrames,
+            logFloor: model.logFloor)
         guard pooling.featureCount == model.featureCount else {
             throw SleepCycleSdkError.modelIntegrityCheckFailed(
                 "events: the model expects \(model.featureCount) features, pooling gives \(pooling.featureCount)")
@@ -70,7 +70,7 @@ final class EventWindowClassifier {
                 } else {
                     inputOfMember.append(inputLayouts.count)
                     inputLayouts.append(convolution)
-                    networkInputs.append([Float](repeating: 0, count: Int(sa_event_net_input_size(network))))
+                    networkInputs.append([Float](repeating: 0, count: network.inputSize))
                 }
             }
             inputReady = [Bool](repeating: false, count: networkInputs.count)
@@ -79,68 +79,41 @@ final class EventWindowClassifier {
         }
     }
 
-    deinit {
-        for index in perceptrons.indices { sa_mlp_destroy(&perceptrons[index]) }
-        for index in convolutionalNetworks.indices { sa_event_net_destroy(&convolutionalNetworks[index]) }
-    }
-
     /// The C network of a version-1 model's member: dense layers over the standardised statistics.
-    private static func makePerceptron(model: EventClassifierModel, member: EventClassifierModel.Member) throws
-        -> OpaquePointer?
-    {
-        var handle: OpaquePointer?
-        let sizes = member.layerSizes.map { Int32($0) }
-        let status = withPointers(member.weights) { weights in
-            withPointers(member.biases) { biases in
-                sa_mlp_init(&handle, Int32(sizes.count - 1), sizes, weights, biases, model.featureMean,
-                            model.featureStd)
-            }
+    private static func makePerceptron(
+        model: EventClassifierModel, member: EventClassifierModel.Member
+    ) throws -> DSPPerceptron {
+        do throws(DSPError) {
+            return try DSPPerceptron(
+                layerSizes: member.layerSizes, weights: member.weights, biases: member.biases,
+                inputMean: model.featureMean, inputStd: model.featureStd)
+        } catch {
+            throw integrityError(error)
         }
-        try check(status)
-        return handle
     }
 
     /// The C network of a version-2 model's member: convolutions over the window's patch, joined with the
     /// statistics.
     private static func makeConvolutionalNetwork(
         model: EventClassifierModel, convolution: EventClassifierModel.Convolution, member: EventClassifierModel.Member
-    ) throws -> OpaquePointer? {
-        guard convolution.channels.count <= Int(SA_EVENT_NET_MAX_CONVS) else {
+    ) throws -> DSPEventNetwork {
+        guard convolution.channels.count <= DSPEventNetwork.maximumConvolutions else {
             throw SleepCycleSdkError.modelIntegrityCheckFailed("events: too many convolutions")
         }
-        let denseSizes = member.layerSizes.dropFirst().map { Int32($0) }
-        var channels = [Int32](repeating: 0, count: Int(SA_EVENT_NET_MAX_CONVS))
-        for (index, count) in convolution.channels.enumerated() { channels[index] = Int32(count) }
-        var handle: OpaquePointer?
-        let status = denseSizes.withUnsafeBufferPointer { sizes in
-            var shape = sa_event_net_shape()
-            shape.mel_bands = Int32(convolution.melBands)
-            shape.window_frames = Int32(model.windowFrames)
-            shape.band_group = Int32(convolution.bandGroup)
-            shape.frame_group = Int32(convolution.frameGroup)
-            shape.log_floor = model.logFloor
-            shape.band_time = convolution.bandTime ? 1 : 0
-            shape.conv_count = Int32(convolution.channels.count)
-            withUnsafeMutableBytes(of: &shape.conv_channels) { raw in
-                channels.withUnsafeBytes { raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(raw.count))) }
-            }
-            shape.stat_count = Int32(model.featureCount)
-            shape.dense_count = Int32(sizes.count)
-            shape.dense_sizes = sizes.baseAddress
-            return withPointers(member.convolutionWeights) { convWeights in
-                withPointers(member.convolutionBiases) { convBiases in
-                    withPointers(member.weights) { denseWeights in
-                        withPointers(member.biases) { denseBiases in
-                            sa_event_net_init(&handle, &shape, convWeights, convBiases, convolution.patchMean,
-                                              convolution.patchStd, denseWeights, denseBiases, model.featureMean,
-                                              model.featureStd)
-                        }
-                    }
-                }
-            }
+        let shape = DSPEventNetwork.Shape(
+            melBands: convolution.melBands, windowFrames: model.windowFrames, bandGroup: convolution.bandGroup,
+            frameGroup: convolution.frameGroup, logFloor: model.logFloor, bandTime: convolution.bandTime,
+            convolutionChannels: convolution.channels, statisticCount: model.featureCount,
+            denseSizes: Array(member.layerSizes.dropFirst()))
+        do throws(DSPError) {
+            return try DSPEventNetwork(
+                shape: shape, convolutionWeights: member.convolutionWeights,
+                convolutionBiases: member.convolutionBiases, patchMean: convolution.patchMean,
+                patchStd: convolution.patchStd, denseWeights: member.weights, denseBiases: member.biases,
+                statisticMean: model.featureMean, statisticStd: model.featureStd)
+        } catch {
+            throw integrityError(error)
         }
-        try check(status)
-        return handle
     }
 
     /// Classifies a window of frames.
@@ -154,11 +127,13 @@ final class EventWindowClassifier {
     func classify(logMel: UnsafePointer<Float>, dbfs: UnsafePointer<Float>, frames: Int, firstFrame: Int64? = nil) {
         windowsClassified += 1
         features.withUnsafeMutableBufferPointer { featureBuffer in
-            pooling.pool(logMel: logMel, dbfs: dbfs, frames: frames, firstFrame: firstFrame,
-                         into: featureBuffer.baseAddress!)
+            pooling.pool(
+                logMel: logMel, dbfs: dbfs, frames: frames, firstFrame: firstFrame,
+                into: featureBuffer.baseAddress!)
             let members = probabilities.withUnsafeMutableBufferPointer { output in
-                forward(logMel: logMel, frames: frames, statistics: featureBuffer.baseAddress!,
-                        into: output.baseAddress!)
+                forward(
+                    logMel: logMel, frames: frames, statistics: featureBuffer.baseAddress!,
+                    into: output.baseAddress!)
             }
             if members == model.members.count { windowsWithEveryMember += 1 }
         }
@@ -175,8 +150,9 @@ final class EventWindowClassifier {
         logMel.withUnsafeBufferPointer { window in
             model.referenceInput.withUnsafeBufferPointer { statistics in
                 output.withUnsafeMutableBufferPointer { out in
-                    _ = forward(logMel: window.baseAddress, frames: model.windowFrames,
-                                statistics: statistics.baseAddress!, into: out.baseAddress!)
+                    _ = forward(
+                        logMel: window.baseAddress, frames: model.windowFrames,
+                        statistics: statistics.baseAddress!, into: out.baseAddress!)
                 }
             }
         }
@@ -213,22 +189,27 @@ final class EventWindowClassifier {
         member position: Int, logMel: UnsafePointer<Float>?, frames: Int, statistics: UnsafePointer<Float>,
         into target: UnsafeMutablePointer<Float>
     ) {
-        let evaluated: sa_status
-        if convolutionalNetworks.isEmpty {
-            evaluated = sa_mlp_forward(perceptrons[position], statistics, target)
-        } else {
-            let network = convolutionalNetworks[position]
-            let slot = inputOfMember[position]
-            evaluated = networkInputs[slot].withUnsafeMutableBufferPointer { input in
-                if !inputReady[slot] {
-                    let prepared = sa_event_net_input(network, logMel, Int32(frames), input.baseAddress)
-                    precondition(prepared == SA_OK, "a window of 1...windowFrames frames")
-                    inputReady[slot] = true
+        do throws(DSPError) {
+            if convolutionalNetworks.isEmpty {
+                try perceptrons[position].forward(statistics, into: target)
+            } else {
+                let network = convolutionalNetworks[position]
+                let slot = inputOfMember[position]
+                try networkInputs[slot].withUnsafeMutableBufferPointer { input throws(DSPError) in
+                    if !inputReady[slot] {
+                        do throws(DSPError) {
+                            try network.input(logMel: logMel, frames: frames, into: input)
+                        } catch {
+                            preconditionFailure("a window of 1...windowFrames frames")
+                        }
+                        inputReady[slot] = true
+                    }
+                    try network.forward(input: UnsafeBufferPointer(input), statistics: statistics, into: target)
                 }
-                return sa_event_net_forward_input(network, input.baseAddress, statistics, target)
             }
+        } catch {
+            preconditionFailure("network state is valid after init")
         }
-        precondition(evaluated == SA_OK, "network state is valid after init")
     }
 
     /// The highest probability among the event outputs (every output but the first, "no event").
@@ -238,24 +219,8 @@ final class EventWindowClassifier {
         return highest
     }
 
-    /// The one place where this component's C status codes become Swift errors.
-    private static func check(_ status: sa_status) throws {
-        guard status == SA_OK else {
-            throw SleepCycleSdkError.modelIntegrityCheckFailed("events: \(String(cString: sa_status_message(status)))")
-        }
-    }
-
-    private static func withPointers<R>(
-        _ arrays: [[Float]], _ body: ([UnsafePointer<Float>?]) -> R
-    ) -> R {
-        var pointers: [UnsafePointer<Float>?] = []
-        func recurse(_ index: Int) -> R {
-            if index == arrays.count { return body(pointers) }
-            return arrays[index].withUnsafeBufferPointer { buffer in
-                pointers.append(buffer.baseAddress)
-                return recurse(index + 1)
-            }
-        }
-        return recurse(0)
+    /// The error a C network that cannot be built gives: the model does not fit the core.
+    private static func integrityError(_ error: DSPError) -> SleepCycleSdkError {
+        .modelIntegrityCheckFailed("events: \(error.reason)")
     }
 }
