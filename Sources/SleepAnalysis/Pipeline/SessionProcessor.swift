@@ -34,6 +34,13 @@ final class SessionProcessor {
     private let resumeFrom: Date
     /// Health changes journaled before a resume.
     private let priorHealthUpdates: [AudioHealthUpdate]
+    /// What was journaled before a resume: outputs the engines find again while they catch up are not recorded
+    /// twice.
+    private var journaledEvents: Set<Event> = []
+    private var journaledRates: Set<BreathingRate> = []
+    /// True once the engines have seen the session's audio from its start (a replayed night, also after a resume:
+    /// they catch up on the part analysed before it), so their own state covers the whole session.
+    private var audioSeenFromStart = false
     /// Keeps the session's records for a resume; nil when the session is not recorded.
     private let recorder: (any SessionRecorder)?
     private var pendingJournal: [JournaledRecord] = []
@@ -68,8 +75,14 @@ final class SessionProcessor {
             realTimePredictions = restored.realTimePredictions
             observations = restored.observations
             latestPrediction = restored.realTimePredictions.last
+            journaledEvents = Set(restored.events)
+            journaledRates = Set(restored.breathingRates)
             // Rebuild the staging engine's causal state; its earlier outputs are already in the result.
             for observation in restored.observations { _ = engines.staging?.addEpoch(observation) }
+            // The epoch after the checkpoint was open when the session was interrupted.
+            if let processedUntil = restored.processedUntil {
+                epoch = EpochAccumulator(start: processedUntil, presence: eventPresence)
+            }
         }
     }
 
@@ -78,9 +91,12 @@ final class SessionProcessor {
 
     // MARK: - Input
 
-    /// Analyses one audio batch of the session's signal. Batches that begin before the session are skipped.
+    /// Analyses one audio batch of the session's signal. Batches that begin before the session are skipped;
+    /// batches before a resume's checkpoint only bring the engines up to date (`catchUp(_:)`).
     func process(_ batch: AudioBatch) {
-        guard config.useAudio, batch.startTime >= resumeFrom.addingTimeInterval(-1e-6) else { return }
+        guard config.useAudio, batch.startTime >= startTime.addingTimeInterval(-1e-6) else { return }
+        if batch.startTime <= startTime.addingTimeInterval(1e-6) { audioSeenFromStart = true }
+        guard batch.startTime >= resumeFrom.addingTimeInterval(-1e-6) else { return catchUp(batch) }
         let seconds = Double(batch.samples.count) / Double(AudioBatch.sampleRate)
         if epoch == nil {
             epoch = EpochAccumulator(start: epochStart(containing: batch.startTime), presence: eventPresence)
@@ -102,24 +118,26 @@ final class SessionProcessor {
         tickAlarm(now: batch.endTime)
     }
 
-    /// Analyses accelerometer readings.
+    /// Analyses accelerometer readings. Readings from before a resume's checkpoint bring the engines up to date;
+    /// what they find that was journaled already is not recorded again.
     func process(accelerometer samples: [AccelerometerSample]) {
-        guard config.useAccelerometer, let last = samples.last, last.timestamp >= resumeFrom else { return }
-        let inSession = samples.filter { $0.timestamp >= resumeFrom }
+        guard config.useAccelerometer, let last = samples.last, last.timestamp >= startTime else { return }
+        let inSession = samples.filter { $0.timestamp >= startTime }
         if let motion = engines.motion {
             let movements = motion.process(inSession)
-            if !movements.isEmpty { movementSinceTick = true }
-            record(events: movements)
+            let new = movements.filter { !journaledEvents.contains($0) }
+            if !new.isEmpty { movementSinceTick = true }
+            record(events: new)
         }
         for rate in engines.breathing?.process(accelerometer: inSession) ?? [] { record(breathing: rate) }
-        advanceWithoutAudio(to: last.timestamp)
+        if last.timestamp >= resumeFrom { advanceWithoutAudio(to: last.timestamp) }
     }
 
     /// Takes device activity counts.
     func process(activityCounts samples: [ActivityCountSample]) {
         guard config.useAccelerometer, let last = samples.last else { return }
-        engines.motion?.process(activityCounts: samples.filter { $0.timestamp >= resumeFrom })
-        advanceWithoutAudio(to: last.timestamp)
+        engines.motion?.process(activityCounts: samples.filter { $0.timestamp >= startTime })
+        if last.timestamp >= resumeFrom { advanceWithoutAudio(to: last.timestamp) }
     }
 
     /// Takes heart-rate readings.
@@ -198,21 +216,50 @@ final class SessionProcessor {
         return startTime.addingTimeInterval(index * EpochAccumulator.epochLength)
     }
 
-    /// Audio health over the session: what was journaled before a resume, then the engine's intervals.
+    /// Audio health over the session: the engine's own timeline when it saw the session from its start (also after
+    /// a resume of a replayed night); otherwise what was journaled before the resume, then the engine's intervals,
+    /// with neighbours of one status joined.
     private func audioStatistics(until end: Date) -> AudioStatistics? {
         guard let engine = engines.audioHealth else { return nil }
-        let current = engine.finish(at: end).healthIntervals.filter { $0.interval.end > resumeFrom }
-        guard resumeFrom > startTime else { return AudioStatistics(healthIntervals: current) }
+        let timeline = engine.finish(at: end).healthIntervals
+        guard resumeFrom > startTime, !audioSeenFromStart else { return AudioStatistics(healthIntervals: timeline) }
+        let current = timeline.filter { $0.interval.end > resumeFrom }
         var prior: [AudioHealthInterval] = []
         var status = AudioHealthStatus.healthy
         var since = startTime
         for update in priorHealthUpdates where update.timestamp < resumeFrom {
-            if update.timestamp > since { prior.append(AudioHealthInterval(status: status, interval: DateInterval(start: since, end: update.timestamp))) }
+            if update.timestamp > since {
+                prior.append(
+                    AudioHealthInterval(status: status, interval: DateInterval(start: since, end: update.timestamp)))
+            }
             status = update.status
             since = max(since, update.timestamp)
         }
-        if resumeFrom > since { prior.append(AudioHealthInterval(status: status, interval: DateInterval(start: since, end: resumeFrom))) }
-        return AudioStatistics(healthIntervals: prior + current)
+        if resumeFrom > since {
+            prior.append(AudioHealthInterval(status: status, interval: DateInterval(start: since, end: resumeFrom)))
+        }
+        var joined: [AudioHealthInterval] = []
+        for interval in prior + current {
+            if let last = joined.last, last.status == interval.status,
+                abs(last.interval.end.timeIntervalSince(interval.interval.start)) < 1e-6
+            {
+                joined[joined.count - 1] = AudioHealthInterval(
+                    status: last.status, interval: DateInterval(start: last.interval.start, end: interval.interval.end))
+            } else {
+                joined.append(interval)
+            }
+        }
+        return AudioStatistics(healthIntervals: joined)
+    }
+
+    /// Runs the engines on a batch analysed before a resume, so that their state at the checkpoint is the state
+    /// an uninterrupted run had there. Their outputs were journaled then: only what is missing from the journal is
+    /// recorded (nothing, unless the interruption fell between an output and its epoch's commit); nothing is
+    /// published, no epoch closes and no listener is called again.
+    private func catchUp(_ batch: AudioBatch) {
+        if let eventsEngine = engines.events { record(events: eventsEngine.process(batch).ended) }
+        for rate in engines.breathing?.process(batch) ?? [] { record(breathing: rate) }
+        _ = engines.audioHealth?.process(batch)
     }
 
     private func record(health change: AudioHealthUpdate) {
@@ -220,7 +267,8 @@ final class SessionProcessor {
         pendingJournal.append(.health(change))
     }
 
-    private func record(events newEvents: [Event]) {
+    private func record(events found: [Event]) {
+        let newEvents = journaledEvents.isEmpty ? found : found.filter { !journaledEvents.contains($0) }
         guard !newEvents.isEmpty else { return }
         events.append(contentsOf: newEvents)
         events.sort { $0.interval.start < $1.interval.start }
@@ -231,6 +279,7 @@ final class SessionProcessor {
     }
 
     private func record(breathing rate: BreathingRate) {
+        guard !journaledRates.contains(rate) else { return }
         breathingRates.append(rate)
         pendingJournal.append(.breathing(rate))
         output.publish(breathingRate: rate)

@@ -65,7 +65,16 @@ final class ResumeAfterKillTests: XCTestCase {
         return try decoder.decode(AnalysisResult.self, from: Data(output.standardOutput.utf8))
     }
 
-    func test_session_killed_with_SIGKILL_resumes_and_covers_the_whole_night() throws {
+    /// The result as sorted JSON with its session id (which events and rates carry too) replaced.
+    private func comparable(_ result: AnalysisResult) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        let json = String(decoding: try encoder.encode(result), as: UTF8.self)
+        return json.replacingOccurrences(of: result.sessionId.uuidString, with: "SESSION")
+    }
+
+    func test_session_killed_with_SIGKILL_resumes_to_the_uninterrupted_result() throws {
         let tool = try builtCommandLineTool()
         let night = try writeNight()
         let uninterruptedStorage = directory.url.appendingPathComponent("uninterrupted")
@@ -106,16 +115,11 @@ final class ResumeAfterKillTests: XCTestCase {
         XCTAssertEqual(resumed.sessionId, sessionId)
         XCTAssertEqual(resumed.startTime, reference.startTime)
         XCTAssertEqual(resumed.endTime.timeIntervalSince(reference.endTime), 0, accuracy: 0.01)
-        XCTAssertEqual(resumed.sleepStagePredictions.count, reference.sleepStagePredictions.count)
         XCTAssertEqual(resumed.sleepStagePredictions.count, 12)
-        let agreeing = zip(resumed.sleepStagePredictions, reference.sleepStagePredictions).filter {
-            $0.stage == $1.stage && $0.interval == $1.interval
-        }.count
-        XCTAssertGreaterThanOrEqual(Double(agreeing) / Double(reference.sleepStagePredictions.count), 0.9)
-        XCTAssertEqual(resumed.realTimeSleepStageIntervals, reference.realTimeSleepStageIntervals)
-        XCTAssertEqual(resumed.breathingRates.count, reference.breathingRates.count, accuracy: 2)
         XCTAssertFalse(resumed.breathingRates.isEmpty)
-        XCTAssertEqual(resumed.events.count, reference.events.count, accuracy: 2)
+        // The same night to the last digit: events at the same times, the same stages and probabilities, breathing
+        // rates, statistics and audio health (the session id aside).
+        XCTAssertEqual(try comparable(resumed), try comparable(reference))
         let stillResumable = try SessionJournal(databaseURL: journalURL).activeSessions()
         XCTAssertTrue(stillResumable.isEmpty, "the finished session left the journal")
     }

@@ -78,9 +78,8 @@ package final class EventDetector {
     ///   - firstSampleIndex: Index of that sample since the stream began.
     /// - Returns: Probabilities over the batch and the events that started and ended in it.
     package func process(features: FeatureBlock, batchStart: Date, firstSampleIndex: Int64) -> EventDetectorOutput {
-        if origin == nil {
-            origin = batchStart.addingTimeInterval(-Double(firstSampleIndex) / Double(AudioBatch.sampleRate))
-        }
+        // Frames are counted from the first one this detector sees, so that is where its clock starts.
+        if origin == nil { origin = batchStart }
         melBuffer.append(contentsOf: features.logMel.prefix(features.frameCount * classifier.melBandCount))
         dbBuffer.append(contentsOf: features.dbfs.prefix(features.frameCount))
         for _ in 0..<features.frameCount {

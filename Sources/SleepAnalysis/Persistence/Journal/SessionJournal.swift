@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The crash-safe journal of active sessions (`<stateDir>/journal.sqlite`).
 ///
@@ -49,6 +50,9 @@ public final class SessionJournal: Sendable {
         ])
 
     private let database: SQLiteDatabase
+    /// Called after each commit that carries a checkpoint, on the committing thread, with the session and the
+    /// checkpoint's time; the resume property test copies the journal there (`copy(to:)`).
+    let afterCheckpoint = Mutex<(@Sendable (UUID, Date) -> Void)?>(nil)
 
     /// Opens (creating and migrating if needed) the journal at `databaseURL`.
     ///
@@ -205,6 +209,17 @@ public final class SessionJournal: Sendable {
                 try write(checkpoint, sessionId: sessionId, connection)
             }
         }
+        if let checkpoint, let observer = afterCheckpoint.withLock({ $0 }) {
+            observer(sessionId, checkpoint.processedUntil)
+        }
+    }
+
+    /// Writes a consistent copy of the whole journal to `url` (SQLite's `VACUUM INTO`), as a process killed
+    /// right now would leave it.
+    ///
+    /// - Throws: `SleepCycleSdkError.storageFailure` when the copy cannot be written.
+    func copy(to url: URL) throws {
+        try database.copy(to: url)
     }
 
     /// A session's records of one kind, in the order they were appended.

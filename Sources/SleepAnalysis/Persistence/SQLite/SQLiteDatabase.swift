@@ -115,6 +115,15 @@ final class SQLiteDatabase: @unchecked Sendable {
         try transaction("BEGIN IMMEDIATE", body)
     }
 
+    /// Writes a consistent copy of the database to `url` (`VACUUM INTO`, which runs outside a transaction).
+    ///
+    /// - Throws: `storageFailure` when the copy cannot be written.
+    func copy(to url: URL) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        try connection.execute("VACUUM INTO ?", [.text(url.path)])
+    }
+
     private func transaction<T>(_ begin: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }

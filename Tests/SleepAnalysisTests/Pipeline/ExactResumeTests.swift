@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+import TestSupport
+import XCTest
+
+@_spi(Internal) @testable import SleepAnalysis
+
+/// A resumed night equals the uninterrupted one: the journal is copied as a killed process would leave it after
+/// randomly chosen commits (SQLite commits are atomic, so a kill during the next commit leaves the same file),
+/// and each copy is resumed in a new analyzer on the same inputs. The results must be identical, session id
+/// included, to the last digit.
+///
+/// The number of points is `SLEEPANALYSIS_RESUME_POINTS` (12 by default, so the suite stays short; the figures
+/// quoted in the docs use 50: `SLEEPANALYSIS_RESUME_POINTS=50 swift test --filter ExactResumeTests`).
+final class ExactResumeTests: XCTestCase {
+    private var storage: TemporaryDirectory!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        storage = try TemporaryDirectory(prefix: "exact-resume")
+    }
+
+    override func tearDown() async throws {
+        storage.remove()
+        try await super.tearDown()
+    }
+
+    private let start = Date(timeIntervalSince1970: 1_796_100_000)
+
+    /// A one-hour night composed of the demo night twice (its snoring, talking, movement and breathing sounds,
+    /// and its phone-on-the-mattress accelerometer trace, the second copy shifted by 30 minutes).
+    private func composeNight() throws -> (audio: URL, accelerometer: URL) {
+        let audio = storage.url.appendingPathComponent("night.wav")
+        let writer = try AudioFileWriter(url: audio, sampleRate: 16_000, channelCount: 1, format: .wav16)
+        for _ in 0..<2 {
+            let reader = try AudioFileReader(url: FixturePaths.fixtures.appendingPathComponent("night_short.ogg"))
+            XCTAssertEqual(reader.sampleRate, 16_000)
+            while let block = try reader.readMono(maxFrames: 16_000) { try writer.write(block) }
+        }
+        try writer.close()
+        let csv = try String(
+            contentsOf: FixturePaths.fixtures.appendingPathComponent("night_short_accelerometer.csv"), encoding: .utf8)
+        let rows = csv.split(separator: "\n").filter { $0.first?.isNumber == true }
+        var text = "timestamp,x,y,z\n"
+        for copy in 0..<2 {
+            for row in rows {
+                let fields = row.split(separator: ",", maxSplits: 1)
+                let time = Double(fields[0])! + Double(copy) * 1800
+                text += String(format: "%.2f", time) + "," + fields[1] + "\n"
+            }
+        }
+        let accelerometer = storage.url.appendingPathComponent("night.csv")
+        try text.write(to: accelerometer, atomically: true, encoding: .utf8)
+        return (audio, accelerometer)
+    }
+
+    private static func comparable(_ result: AnalysisResult) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return String(decoding: try encoder.encode(result), as: UTF8.self)
+    }
+
+    func test_resumeAfterAnyCommit_equalsTheUninterruptedNight() async throws {
+        let points = Int(ProcessInfo.processInfo.environment["SLEEPANALYSIS_RESUME_POINTS"] ?? "") ?? 12
+        let night = try composeNight()
+        let licence = try TestLicenses.make()
+        let config = SleepAnalysisConfig(useAudio: true, useAccelerometer: true)
+        let epochs = 120
+        var generator = SplitMix64(seed: 0x5EED_2026)
+        var chosen: Set<Int> = []
+        while chosen.count < min(points, epochs - 1) { chosen.insert(Int(generator.next() % UInt64(epochs - 1)) + 1) }
+        let copies = chosen.sorted()
+        let copyDirectory = storage.url
+        for commit in copies {
+            try FileManager.default.createDirectory(
+                at: copyDirectory.appendingPathComponent("at-\(commit)/state"), withIntermediateDirectories: true)
+        }
+
+        // The uninterrupted night, its journal copied after each chosen commit.
+        let analyzer = SleepAnalyzer()
+        try await analyzer.initialize(
+            logLevel: .warning, apiKey: licence.apiKey, storageDirectory: storage.url.appendingPathComponent("whole"),
+            trustedIssuerKeys: [licence.trustedKey])
+        let context = await analyzer.context
+        let journal = try XCTUnwrap(context?.journal)
+        let commits = Mutex(0)
+        let copyErrors = Mutex<[String]>([])
+        journal.afterCheckpoint.withLock {
+            $0 = { _, _ in
+                let commit = commits.withLock {
+                    $0 += 1
+                    return $0
+                }
+                guard copies.contains(commit) else { return }
+                do {
+                    try journal.copy(to: copyDirectory.appendingPathComponent("at-\(commit)/state/journal.sqlite"))
+                } catch {
+                    copyErrors.withLock { $0.append("\(commit): \(error)") }
+                }
+            }
+        }
+        let source = analyzer.createFileDataSource(
+            audio: night.audio, accelerometer: night.accelerometer, startTime: start)
+        let sessionId = try await analyzer.startAnalysis(config: config, using: source)
+        await source.waitUntilFinished()
+        let reference = try await analyzer.stopAnalysis()
+        await analyzer.deinitialize()
+        XCTAssertEqual(copyErrors.withLock { $0 }, [])
+        XCTAssertEqual(reference.sleepStagePredictions.count, epochs)
+        XCTAssertFalse(reference.events.isEmpty)
+        XCTAssertFalse(reference.breathingRates.isEmpty)
+        let expected = try Self.comparable(reference)
+
+        // Each copy resumed in a new analyzer, two at a time.
+        let start = self.start
+        try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            var pending = copies[...]
+            func launch() {
+                guard let commit = pending.popFirst() else { return }
+                group.addTask {
+                    let resumer = SleepAnalyzer(name: "resume-\(commit)")
+                    try await resumer.initialize(
+                        logLevel: .warning, apiKey: licence.apiKey,
+                        storageDirectory: copyDirectory.appendingPathComponent("at-\(commit)"),
+                        trustedIssuerKeys: [licence.trustedKey])
+                    let again = resumer.createFileDataSource(
+                        audio: night.audio, accelerometer: night.accelerometer, startTime: start)
+                    let resumed = try await resumer.resumeAnalysis(using: again)
+                    guard resumed.map(\.sessionId) == [sessionId] else { return (commit, "resumed \(resumed)") }
+                    await again.waitUntilFinished()
+                    let result = try await resumer.stopAnalysis(sessionId: sessionId)
+                    await resumer.deinitialize()
+                    return (commit, try Self.comparable(result))
+                }
+            }
+            launch()
+            launch()
+            for try await (commit, json) in group {
+                if json != expected {
+                    XCTFail("resumed after commit \(commit) of \(epochs): \(Self.firstDifference(json, expected))")
+                }
+                launch()
+            }
+        }
+    }
+
+    /// Where two JSON texts first differ, with some context.
+    private static func firstDifference(_ a: String, _ b: String) -> String {
+        let index = zip(a, b).prefix { $0 == $1 }.count
+        let from = max(0, index - 120)
+        return "…\(a.dropFirst(from).prefix(240))… against …\(b.dropFirst(from).prefix(240))…"
+    }
+}
