@@ -57,6 +57,7 @@ extension SleepAnalyzer {
         let twoSleepers = journaledSeparation != nil || journaled.contains { $0.channel == .secondary }
         if twoSleepers { try require(\.multiChannelAnalysis, named: "multiChannelAnalysis") }
         let source = source ?? LiveDataSource()
+        try Self.checkInputs(of: journaled, against: source)
         let layout: SignalLayout = twoSleepers ? .perChannel : .mixdown
         let separation = journaledSeparation ?? .bedSideMics
         let pipeline = try AnalysisPipeline(
@@ -97,5 +98,24 @@ extension SleepAnalyzer {
         let context = try requireContext()
         guard pipeline == nil else { throw SleepCycleSdkError.analysisAlreadyRunning }
         try context.journal.discardAll()
+    }
+}
+
+extension SleepAnalyzer {
+    /// Refuses to resume sessions on input other than the one they were journaled with: another start time, file,
+    /// file length or content, a sensor added or missing, a live device for a replay.
+    ///
+    /// - Throws: `.invalidInput` saying what differs.
+    static func checkInputs(of sessions: [JournalSession], against source: any DataSource) throws {
+        guard let given = source.fingerprint else { return }
+        for session in sessions {
+            guard let journaled = session.inputFingerprint else { continue }
+            let differences = journaled.differences(from: given)
+            guard !differences.isEmpty else { continue }
+            throw SleepCycleSdkError.invalidInput(
+                "cannot resume session \(session.sessionId.uuidString.lowercased()) on other input: "
+                    + differences.joined(separator: "; ")
+                    + ". Resume with the same inputs and start time, or discard it (clearActiveSessions)")
+        }
     }
 }

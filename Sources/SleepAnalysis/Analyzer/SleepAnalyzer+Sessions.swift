@@ -125,7 +125,7 @@ extension SleepAnalyzer {
         restoring journalState: RestoredSessionState? = nil
     ) async throws {
         if journalState == nil {
-            try context.journal.begin(session, features: context.features, sourceDescription: "\(pipeline.source)")
+            try context.journal.begin(session, features: context.features, source: pipeline.source)
             if let channelSeparation {
                 try context.journal.appendBatch(
                     [.snapshot(channelSeparation, kind: JournalKind.channelSeparation, time: session.startTime)],

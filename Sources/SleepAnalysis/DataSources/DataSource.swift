@@ -51,4 +51,7 @@ public protocol DataSource: AnyObject, Sendable {
     /// Returns when the source has delivered everything it will deliver (its input ended, it failed or was stopped),
     /// or early when the waiting task is cancelled (the source keeps running until `stop()`).
     func waitUntilFinished() async
+    /// What identifies the source's input, journaled so that a resume on other input is refused; nil (the
+    /// default) when the source cannot say.
+    var fingerprint: DataSourceFingerprint? { get }
 }

@@ -42,6 +42,17 @@ public final class FileDataSource: DataSource {
 
     private let lifecycle = SourceLifecycle()
 
+    /// The start time and each file's name, length and digest.
+    public var fingerprint: DataSourceFingerprint? {
+        let files: [(String, URL?)] = [
+            ("audio", audioURL), ("accelerometer", accelerometerURL), ("heartRate", heartRateURL),
+            ("activityCounts", activityCountsURL),
+        ]
+        var inputs: [String: String] = [:]
+        for (name, url) in files { if let url { inputs[name] = DataSourceFingerprint.identity(of: url) } }
+        return DataSourceFingerprint(kind: "file", startTime: startTime, inputs: inputs)
+    }
+
     /// Creates a replay of the given files; nothing is opened until `start(delivering:)`, which reports bad input.
     ///
     /// - Parameters:

@@ -12,6 +12,11 @@ import Foundation
 public final class LiveDataSource: DataSource {
     /// The ALSA PCM name (`default`, `hw:1,0`, `plughw:CARD=Mic`, …).
     public let device: String
+
+    /// The capture device.
+    public var fingerprint: DataSourceFingerprint? {
+        DataSourceFingerprint(kind: "live", startTime: nil, inputs: ["device": device])
+    }
     /// The channel count asked for (1 or 2), or nil for stereo when the device offers it, else mono.
     public let preferredChannelCount: Int?
     /// The longest capture, in seconds, or nil to capture until stopped.

@@ -21,6 +21,9 @@ public struct JournalSession: Sendable, Hashable, Codable {
     public var sourceDescription: String
     /// The time of the data source's first sample.
     public var sourceStartTime: Date
+    /// What identified the source's input (nil in journals written before fingerprints, or for sources that
+    /// give none); a resume on input with another fingerprint is refused.
+    public var inputFingerprint: DataSourceFingerprint?
 
     /// Creates a record.
     ///
@@ -35,11 +38,13 @@ public struct JournalSession: Sendable, Hashable, Codable {
     ///     (`SleepAnalysisFeatures.enabledNames`).
     ///   - sourceDescription: A description of the data source (device name or file paths), to reopen it on resume.
     ///   - sourceStartTime: The time of the data source's first sample.
+    ///   - inputFingerprint: What identified the source's input, if it said.
     public init(
         sessionId: UUID, channel: AnalysisChannel, config: SleepAnalysisConfig, smartAlarmConfig: SmartAlarmConfig?,
         startTime: Date, timeZoneIdentifier: String, enabledFeatures: [String], sourceDescription: String,
-        sourceStartTime: Date
+        sourceStartTime: Date, inputFingerprint: DataSourceFingerprint? = nil
     ) {
+        self.inputFingerprint = inputFingerprint
         self.sessionId = sessionId
         self.channel = channel
         self.config = config

@@ -67,13 +67,14 @@ extension SessionJournal {
     /// Records a session that starts.
     ///
     /// - Throws: `SleepCycleSdkError.storageFailure`.
-    func begin(_ session: SessionDescriptor, features: SleepAnalysisFeatures, sourceDescription: String) throws {
+    func begin(_ session: SessionDescriptor, features: SleepAnalysisFeatures, source: any DataSource) throws {
         try beginSession(
             JournalSession(
                 sessionId: session.sessionId, channel: session.channel, config: session.config,
                 smartAlarmConfig: session.smartAlarmConfig, startTime: session.startTime,
                 timeZoneIdentifier: TimeZone.current.identifier, enabledFeatures: features.enabledNames,
-                sourceDescription: sourceDescription, sourceStartTime: session.startTime))
+                sourceDescription: "\(source)", sourceStartTime: session.startTime,
+                inputFingerprint: source.fingerprint))
     }
 
     /// Removes a finished (or discarded) session; a failure is logged.
