@@ -10,7 +10,9 @@ extension SleepAnalyzer {
     ///   - logLevel: The lowest level logged.
     ///   - logger: Where log messages go; nil means standard error (`StandardErrorLogHandler`).
     ///   - apiKey: The licence key (`sa1.<payload>.<signature>`).
-    ///   - forceTokenRefresh: Verify the key again even if a verified copy is cached.
+    ///   - forceTokenRefresh: Discard the key's licence cache entry and record it afresh. The key's signature is
+    ///     verified on every `initialize` either way, and nothing cached is trusted, so this never changes what is
+    ///     granted.
     ///   - telemetry: What telemetry is recorded, and where (default: errors only, to a local spool file).
     ///   - onDownloadProgress: Model download progress 0...1 (slim mode only), from a background thread.
     ///   - storageDirectory: Where state and data go instead of the XDG directories (for services and tests).
@@ -23,9 +25,10 @@ extension SleepAnalyzer {
     ///   `.storageFailure`.
     @discardableResult
     public func initialize(
-        logLevel: LogLevel = .info, logger: (any SleepAnalysisLogHandler)? = nil, apiKey: String, forceTokenRefresh: Bool = false,
-        telemetry: TelemetryConfig = TelemetryConfig(), onDownloadProgress: (@Sendable (Double) -> Void)? = nil,
-        storageDirectory: URL? = nil, trustedIssuerKeys: [String] = []
+        logLevel: LogLevel = .info, logger: (any SleepAnalysisLogHandler)? = nil, apiKey: String,
+        forceTokenRefresh: Bool = false, telemetry: TelemetryConfig = TelemetryConfig(),
+        onDownloadProgress: (@Sendable (Double) -> Void)? = nil, storageDirectory: URL? = nil,
+        trustedIssuerKeys: [String] = []
     ) async throws -> SleepAnalysisFeatures {
         var logger = SDKLogger(threshold: logLevel, destination: logger)
         if let name { logger = logger.with("analyzer", name) }
@@ -72,7 +75,7 @@ extension SleepAnalyzer {
         await tearDown(clearingState: false)
     }
 
-    /// Deinitializes, then deletes the cached licence token and the downloaded models.
+    /// Deinitializes, then deletes the licence cache (the record of verified keys) and the downloaded models.
     public func clear() async {
         await tearDown(clearingState: true)
     }

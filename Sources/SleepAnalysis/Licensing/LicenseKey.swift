@@ -1,7 +1,8 @@
 import Foundation
 
 /// The text form of a licence key, `sa1.<base64url payload JSON>.<base64url Ed25519 signature>`, split and decoded
-/// but not yet verified. The signature covers the payload's bytes exactly as they appear in the key.
+/// but not yet verified. The signature covers the payload's bytes exactly as they appear in the key. Both parts must
+/// be canonical base64url (`Base64URL`), so no other text decodes to the same key.
 struct LicenseKey: Sendable, Hashable {
     /// The key format's prefix.
     static let prefix = "sa1"
@@ -29,12 +30,9 @@ struct LicenseKey: Sendable, Hashable {
         guard parts.count == 3, parts[0] == Self.prefix else {
             throw Self.malformed("expected three dot-separated parts, sa1.<payload>.<signature>")
         }
-        guard let payloadBytes = Base64URL.decode(parts[1]), !payloadBytes.isEmpty else {
-            throw Self.malformed("the payload is not base64url")
-        }
-        guard let signature = Base64URL.decode(parts[2]) else {
-            throw Self.malformed("the signature is not base64url")
-        }
+        let payloadBytes = try Self.decode(parts[1], naming: "payload")
+        guard !payloadBytes.isEmpty else { throw Self.malformed("the payload is empty") }
+        let signature = try Self.decode(parts[2], naming: "signature")
         guard signature.count == Sodium.signatureBytes else {
             throw Self.malformed("the signature has \(signature.count) bytes, expected \(Sodium.signatureBytes)")
         }
@@ -60,6 +58,18 @@ struct LicenseKey: Sendable, Hashable {
     /// - Returns: `sa1.<payload>.<signature>`.
     static func serialise(payloadBytes: Data, signature: Data) -> String {
         "\(prefix).\(Base64URL.encode(payloadBytes)).\(Base64URL.encode(signature))"
+    }
+
+    /// Decodes one part of a key, which must be canonical base64url: a key has exactly one text form, so
+    /// changing a character always changes the bytes.
+    ///
+    /// - Throws: `SleepCycleSdkError.invalidApiKey` saying that the part is not canonical base64url, and why.
+    private static func decode(_ part: Substring, naming name: String) throws -> Data {
+        do {
+            return try Base64URL.decode(part)
+        } catch {
+            throw malformed("the \(name) is not canonical base64url (\(error))")
+        }
     }
 
     private static func malformed(_ why: String) -> SleepCycleSdkError {

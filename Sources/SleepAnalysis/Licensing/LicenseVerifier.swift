@@ -28,7 +28,7 @@ public struct LicenseVerifier: Sendable {
         func add(_ text: Substring, origin: String) throws {
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { return }
-            guard let key = Data(base64Encoded: trimmed) ?? Base64URL.decode(Substring(trimmed)),
+            guard let key = Data(base64Encoded: trimmed) ?? (try? Base64URL.decode(Substring(trimmed))),
                 key.count == Sodium.publicKeyBytes
             else {
                 throw SleepCycleSdkError.invalidConfiguration(

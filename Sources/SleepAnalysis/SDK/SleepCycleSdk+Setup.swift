@@ -10,7 +10,9 @@ extension SleepCycleSdk {
     ///   - logLevel: The lowest level logged.
     ///   - logger: Where log messages go; nil means standard error.
     ///   - apiKey: The licence key (`sa1.<payload>.<signature>`).
-    ///   - forceTokenRefresh: Verify the key again even if a verified copy is cached.
+    ///   - forceTokenRefresh: Discard the key's licence cache entry and record it afresh. The key's signature is
+    ///     verified on every `initialize` either way, and nothing cached is trusted, so this never changes what is
+    ///     granted.
     ///   - telemetry: What telemetry is recorded, and where (default: errors only, to a local spool file).
     ///   - onDownloadProgress: Model download progress 0...1 (slim mode only), from a background thread.
     ///   - storageDirectory: Where state and data go instead of the XDG directories (for services and tests).
@@ -21,9 +23,10 @@ extension SleepCycleSdk {
     ///   model errors, `.storageFailure` (also when another analyzer uses the storage directory).
     @discardableResult
     public static func initialize(
-        logLevel: LogLevel = .info, logger: (any SleepAnalysisLogHandler)? = nil, apiKey: String, forceTokenRefresh: Bool = false,
-        telemetry: TelemetryConfig = TelemetryConfig(), onDownloadProgress: (@Sendable (Double) -> Void)? = nil,
-        storageDirectory: URL? = nil, trustedIssuerKeys: [String] = []
+        logLevel: LogLevel = .info, logger: (any SleepAnalysisLogHandler)? = nil, apiKey: String,
+        forceTokenRefresh: Bool = false, telemetry: TelemetryConfig = TelemetryConfig(),
+        onDownloadProgress: (@Sendable (Double) -> Void)? = nil, storageDirectory: URL? = nil,
+        trustedIssuerKeys: [String] = []
     ) async throws -> SleepAnalysisFeatures {
         try await analyzer.initialize(
             logLevel: logLevel, logger: logger, apiKey: apiKey, forceTokenRefresh: forceTokenRefresh,
@@ -37,7 +40,7 @@ extension SleepCycleSdk {
         await analyzer.deinitialize()
     }
 
-    /// Deinitializes, then deletes the cached licence token and the downloaded models.
+    /// Deinitializes, then deletes the licence cache (the record of verified keys) and the downloaded models.
     public static func clear() async {
         await analyzer.clear()
     }

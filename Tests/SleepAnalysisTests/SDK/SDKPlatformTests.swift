@@ -37,33 +37,39 @@ final class SDKPlatformTests: SDKTestCase {
         (try? FileManager.default.contentsOfDirectory(atPath: licenseCache.path)) ?? []
     }
 
-    func test_initialize_cachesToken_reusesIt_andClearRemovesIt() async throws {
-        // Given a first initialize, which verifies and caches the licence
+    func test_initialize_verifiesKeyEveryTime_recordsIt_andClearRemovesIt() async throws {
+        // Given a first initialize, which verifies the key and records it in the cache
         let key = try licence(SleepAnalysisFeatures(multiChannelAnalysis: true))
         let first = RecordingLogger()
         _ = try await initialize(key, logger: first)
         XCTAssertTrue(first.messages.contains { $0.message.contains("verified") })
         XCTAssertEqual(cachedTokens().count, 1)
-        // When initializing again after deinitialize, the cached verification is used
+        let recorded = try Data(contentsOf: licenseCache.appendingPathComponent(cachedTokens()[0]))
+        // When initializing again after deinitialize, the key is verified again and its entry kept as it was
         await SleepCycleSdk.deinitialize()
         let second = RecordingLogger()
         _ = try await initialize(key, logger: second)
-        XCTAssertFalse(second.messages.contains { $0.message.contains("verified") })
-        // When clear() runs, the cached token is gone, and the next initialize verifies again
+        XCTAssertTrue(second.messages.contains { $0.message.contains("verified") })
+        XCTAssertEqual(try Data(contentsOf: licenseCache.appendingPathComponent(cachedTokens()[0])), recorded)
+        // When clear() runs, the entry is gone, and the next initialize verifies and records the key again
         await SleepCycleSdk.clear()
         XCTAssertTrue(cachedTokens().isEmpty)
         let third = RecordingLogger()
         _ = try await initialize(key, logger: third)
         XCTAssertTrue(third.messages.contains { $0.message.contains("verified") })
+        XCTAssertEqual(cachedTokens().count, 1)
     }
 
-    func test_initialize_forceTokenRefresh_verifiesAgain() async throws {
+    func test_initialize_forceTokenRefresh_verifiesAgain_andRecordsAfresh() async throws {
         let key = try licence(.none)
         _ = try await initialize(key)
         await SleepCycleSdk.deinitialize()
+        let entry = licenseCache.appendingPathComponent(try XCTUnwrap(cachedTokens().first))
+        try Data("{}".utf8).write(to: entry)
         let logger = RecordingLogger()
         _ = try await initialize(key, logger: logger, forceTokenRefresh: true)
         XCTAssertTrue(logger.messages.contains { $0.message.contains("verified") })
+        XCTAssertTrue(try String(contentsOf: entry, encoding: .utf8).contains(key.apiKey), "recorded afresh")
     }
 
     func test_initialize_withAnalyticsOff_queuesNothing_butFailuresReachLogger() async throws {

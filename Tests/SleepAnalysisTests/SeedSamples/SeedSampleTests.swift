@@ -57,7 +57,7 @@ final class SeedSampleTests: SDKTestCase {
         let spooled = try String(contentsOf: spool, encoding: .utf8)
         XCTAssertTrue(spooled.contains("initialized"), spooled)
 
-        // clear() deletes the cached licence token: the next initialize verifies the key again.
+        // clear() deletes the licence cache: the next initialize records the key again.
         let tokenCache = storage.url.appendingPathComponent("xdg-state/sleepanalysis/license")
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: tokenCache.path).isEmpty)
         await app.clearSDK()
