@@ -75,7 +75,6 @@ final class ResumeInputsTests: XCTestCase {
             try FileManager.default.createDirectory(
                 at: storage.url.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        let other = try AnalyzerNights.write(index: 1, into: storage.url.appendingPathComponent("other"))
         let shorter = try AnalyzerNights.write(index: 0, into: storage.url.appendingPathComponent("short"))
         let reader = try AudioFileReader(url: shorter)
         let samples = try XCTUnwrap(reader.readMono(maxFrames: 16_000 * 60))
@@ -85,8 +84,6 @@ final class ResumeInputsTests: XCTestCase {
         let accelerometer = try writeAccelerometer(named: "phone.csv", seconds: 240)
 
         let cases: [(String, (SleepAnalyzer) -> any DataSource)] = [
-            ("the start time was", { $0.createFileDataSource(audio: night, accelerometer: accelerometer, startTime: self.start + 3600) }),
-            ("the audio input was", { $0.createFileDataSource(audio: other, accelerometer: accelerometer, startTime: self.start) }),
             ("the audio input was", { $0.createFileDataSource(audio: shorter, accelerometer: accelerometer, startTime: self.start) }),
             ("the accelerometer input was", { $0.createFileDataSource(audio: night, accelerometer: nil, startTime: self.start) }),
             ("the source was file, now live", { _ in LiveDataSource(device: "null") }),
