@@ -29,14 +29,8 @@ public struct DataSourceFingerprint: Sendable, Hashable, Codable {
     public func differences(from other: DataSourceFingerprint) -> [String] {
         var found: [String] = []
         if kind != other.kind { found.append("the source was \(kind), now \(other.kind)") }
-        // The start time is journaled but not compared: the seed's samples resume a recording on a source that
-        // starts later (the analysis skips what is before the checkpoint).
-        if false, startTime != other.startTime {
-            let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-            let journaled = startTime.map { $0.formatted(format) } ?? "none"
-            let given = other.startTime.map { $0.formatted(format) } ?? "none"
-            found.append("the start time was \(journaled), now \(given)")
-        }
+        // The start time is journaled, not compared: the seed's samples resume a recording on a source that
+        // starts later (the analysis skips what precedes the checkpoint).
         for name in Set(inputs.keys).union(other.inputs.keys).sorted() where inputs[name] != other.inputs[name] {
             found.append("the \(name) input was \(inputs[name] ?? "absent"), now \(other.inputs[name] ?? "absent")")
         }
