@@ -21,8 +21,11 @@ enum PipelineBenchmarkCommand {
             case "--input": input = URL(fileURLWithPath: value)
             case "--features":
                 var unknown: [String] = []
-                features = value == "all" ? .all : SleepAnalysisFeatures(
-                    names: value == "none" ? [] : value.split(separator: ",").map(String.init), unknown: &unknown)
+                features =
+                    value == "all"
+                    ? .all
+                    : SleepAnalysisFeatures(
+                        names: value == "none" ? [] : value.split(separator: ",").map(String.init), unknown: &unknown)
                 guard unknown.isEmpty else { return usage("unknown features \(unknown)") }
             default: return usage("unknown option \(name)")
             }
@@ -47,11 +50,12 @@ enum PipelineBenchmarkCommand {
             let cpu = cpuSeconds() - cpuStart
             await SleepCycleSdk.deinitialize()
             let audio = result.endTime.timeIntervalSince(result.startTime)
-            print(String(
-                format: "pipeline: %.2f h of audio in %.1f s wall (%.0f× real time), %.1f s CPU (%.0f× per core); "
-                    + "%d epochs, %d events, %d breathing rates; peak memory %.1f MiB",
-                audio / 3600, wall, audio / wall, cpu, audio / cpu, result.sleepStagePredictions.count,
-                result.events.count, result.breathingRates.count, peakMemoryMiB()))
+            print(
+                String(
+                    format: "pipeline: %.2f h of audio in %.1f s wall (%.0f× real time), %.1f s CPU (%.0f× per core); "
+                        + "%d epochs, %d events, %d breathing rates; peak memory %.1f MiB",
+                    audio / 3600, wall, audio / wall, cpu, audio / cpu, result.sleepStagePredictions.count,
+                    result.events.count, result.breathingRates.count, peakMemoryMiB()))
             return 0
         } catch {
             FileHandle.standardError.write(Data("sleepanalysis-bench pipeline: \(error)\n".utf8))
@@ -60,7 +64,8 @@ enum PipelineBenchmarkCommand {
     }
 
     private static func syntheticNight(hours: Double) throws -> URL {
-        let url = URL(fileURLWithPath: "/tmp").appendingPathComponent(String(format: "sleepanalysis-bench-%gh-16000.wav", hours))
+        let url = URL(fileURLWithPath: "/tmp").appendingPathComponent(
+            String(format: "sleepanalysis-bench-%gh-16000.wav", hours))
         if !FileManager.default.fileExists(atPath: url.path) {
             try SyntheticNight.write(to: url, duration: hours * 3600, sampleRate: 16_000, format: .wav)
         }
@@ -69,7 +74,9 @@ enum PipelineBenchmarkCommand {
 
     private static func usage(_ message: String) -> Int32 {
         FileHandle.standardError.write(
-            Data("sleepanalysis-bench pipeline: \(message)\nusage: sleepanalysis-bench pipeline [--hours N] [--input FILE] [--features all|none|a,b]\n".utf8))
+            Data(
+                "sleepanalysis-bench pipeline: \(message)\nusage: sleepanalysis-bench pipeline [--hours N] [--input FILE] [--features all|none|a,b]\n"
+                    .utf8))
         return 64
     }
 }

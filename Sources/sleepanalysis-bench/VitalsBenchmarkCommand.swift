@@ -15,9 +15,10 @@ enum VitalsBenchmarkCommand {
         do {
             let result = try VitalsBenchmark.run(hours: hours)
             let perHour = 3600 / result.audioSeconds
-            print(String(
-                format: "breathing rate: %.3f s per hour of audio (%d estimates); audio health: %.3f s per hour",
-                result.breathingSeconds * perHour, result.estimateCount, result.healthSeconds * perHour))
+            print(
+                String(
+                    format: "breathing rate: %.3f s per hour of audio (%d estimates); audio health: %.3f s per hour",
+                    result.breathingSeconds * perHour, result.estimateCount, result.healthSeconds * perHour))
             return 0
         } catch {
             FileHandle.standardError.write(Data("sleepanalysis-bench vitals: \(error)\n".utf8))

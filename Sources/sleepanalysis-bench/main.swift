@@ -36,11 +36,13 @@ struct Options {
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("sleepanalysis-bench: \(message)\n".utf8))
-    FileHandle.standardError.write(Data("""
-        usage: sleepanalysis-bench [--hours N] [--rates R1,R2] [--format wav|flac] [--input FILE] [--dir DIR] \
-        [--stages read,resample,frontEnd] [--block FRAMES] [--regenerate] [--accelerometer CSV]
+    FileHandle.standardError.write(
+        Data(
+            """
+            usage: sleepanalysis-bench [--hours N] [--rates R1,R2] [--format wav|flac] [--input FILE] [--dir DIR] \
+            [--stages read,resample,frontEnd] [--block FRAMES] [--regenerate] [--accelerometer CSV]
 
-        """.utf8))
+            """.utf8))
     exit(64)
 }
 
@@ -148,10 +150,11 @@ for file in files {
             let (summary, wall, cpu) = try timed {
                 try FrontEndRun.run(file: file, stages: stage, blockFrames: options.blockFrames)
             }
-            rows.append(Row(
-                file: file.lastPathComponent, inputSampleRate: summary.inputSampleRate,
-                audioHours: summary.audioDuration / 3600, stage: stage.rawValue, wallSeconds: wall, cpuSeconds: cpu,
-                realTimeFactor: summary.audioDuration / wall, cpuRealTimeFactor: summary.audioDuration / cpu))
+            rows.append(
+                Row(
+                    file: file.lastPathComponent, inputSampleRate: summary.inputSampleRate,
+                    audioHours: summary.audioDuration / 3600, stage: stage.rawValue, wallSeconds: wall, cpuSeconds: cpu,
+                    realTimeFactor: summary.audioDuration / wall, cpuRealTimeFactor: summary.audioDuration / cpu))
         } catch {
             fail("\(file.path): \(error)")
         }
@@ -166,10 +169,11 @@ for file in files {
     let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let cpu = cpuSeconds() - cpuStart
     guard case .success(let summary) = outcome else { fail("\(file.path): replay failed: \(outcome)") }
-    rows.append(Row(
-        file: file.lastPathComponent, inputSampleRate: summary.sampleRate, audioHours: summary.audioDuration / 3600,
-        stage: "replay", wallSeconds: wall, cpuSeconds: cpu, realTimeFactor: summary.audioDuration / wall,
-        cpuRealTimeFactor: summary.audioDuration / cpu))
+    rows.append(
+        Row(
+            file: file.lastPathComponent, inputSampleRate: summary.sampleRate, audioHours: summary.audioDuration / 3600,
+            stage: "replay", wallSeconds: wall, cpuSeconds: cpu, realTimeFactor: summary.audioDuration / wall,
+            cpuRealTimeFactor: summary.audioDuration / cpu))
 }
 
 // The accelerometer CSV reader (parse, check, deliver), as fast as possible.
@@ -178,17 +182,21 @@ if let accelerometer = options.accelerometer {
     let outcome = await Task { try await FileReplayRun.run(file: nil, accelerometer: accelerometer) }.result
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     guard case .success(let summary) = outcome else { fail("\(accelerometer.path): replay failed: \(outcome)") }
-    print(String(format: "accelerometer CSV: %d rows in %.2f s (%.0f rows/s)", summary.accelerometerRows, seconds,
-                 Double(summary.accelerometerRows) / seconds))
+    print(
+        String(
+            format: "accelerometer CSV: %d rows in %.2f s (%.0f rows/s)", summary.accelerometerRows, seconds,
+            Double(summary.accelerometerRows) / seconds))
 }
 
 let peak = peakMemoryMiB()
 print("stage     input Hz  audio h  wall s   cpu s  × real time (wall)  × real time (cpu)")
 for row in rows {
     let stage = row.stage.padding(toLength: 9, withPad: " ", startingAt: 0)
-    print(stage + String(
-        format: " %8.0f %8.2f %7.2f %7.2f %19.0f %18.0f", row.inputSampleRate, row.audioHours, row.wallSeconds,
-        row.cpuSeconds, row.realTimeFactor, row.cpuRealTimeFactor))
+    print(
+        stage
+            + String(
+                format: " %8.0f %8.2f %7.2f %7.2f %19.0f %18.0f", row.inputSampleRate, row.audioHours, row.wallSeconds,
+                row.cpuSeconds, row.realTimeFactor, row.cpuRealTimeFactor))
 }
 print(String(format: "peak memory (VmHWM): %.1f MiB", peak))
 

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SleepAnalysis
+import Synchronization
 
 /// An `AudioEventListener` that records what each batch said, for tests.
 public final class RecordingAudioListener: AudioEventListener, Sendable {

@@ -31,7 +31,9 @@ struct EngineFactory: Sendable {
     }
 
     /// A smart alarm for a session that had none, and the events it starts with (`.armed`).
-    func makeSmartAlarm(sessionId: UUID, configuration: SmartAlarmConfig?) -> (
+    func makeSmartAlarm(
+        sessionId: UUID, configuration: SmartAlarmConfig?
+    ) -> (
         driver: any SmartAlarmDriver, initialEvents: [SmartAlarmEvent]
     ) {
         let engine = SmartAlarmEngine(sessionId: sessionId, configuration: configuration, now: clock.now)

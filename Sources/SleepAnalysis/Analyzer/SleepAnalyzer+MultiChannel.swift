@@ -49,7 +49,8 @@ extension SleepAnalyzer {
         try separation.validate()
         guard source.channelCount == 2 else {
             throw SleepCycleSdkError.invalidConfiguration(
-                "multi-channel analysis needs a stereo source (two microphones); this one has \(source.channelCount) channel(s)")
+                "multi-channel analysis needs a stereo source (two microphones); this one has \(source.channelCount) channel(s)"
+            )
         }
         let pipeline = try AnalysisPipeline(
             source: source, layout: .perChannel, logger: context.logger, clock: clock,

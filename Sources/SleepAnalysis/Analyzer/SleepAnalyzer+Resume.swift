@@ -62,7 +62,8 @@ extension SleepAnalyzer {
         let separation = journaledSeparation ?? .bedSideMics
         let pipeline = try AnalysisPipeline(
             source: source, layout: layout, logger: context.logger, clock: clock,
-            stereo: twoSleepers ? EngineFactory(context: context, clock: clock).stereoSetup(separation: separation) : nil)
+            stereo: twoSleepers
+                ? EngineFactory(context: context, clock: clock).stereoSetup(separation: separation) : nil)
         var resumed: [ResumedSession] = []
         var sessions: [SessionDescriptor] = []
         do {

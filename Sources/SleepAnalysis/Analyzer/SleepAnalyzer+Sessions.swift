@@ -106,7 +106,8 @@ extension SleepAnalyzer {
     /// Checks a session's configuration against the licence.
     func validate(config: SleepAnalysisConfig, smartAlarm: SmartAlarmConfig?, channel: AnalysisChannel) throws {
         guard config.useAudio || config.useAccelerometer || config.useHeartRate else {
-            throw SleepCycleSdkError.invalidConfiguration("the session uses no sensor: enable audio, accelerometer or heart rate")
+            throw SleepCycleSdkError.invalidConfiguration(
+                "the session uses no sensor: enable audio, accelerometer or heart rate")
         }
         if let smartAlarm {
             try require(\.smartAlarm, named: "smartAlarm")

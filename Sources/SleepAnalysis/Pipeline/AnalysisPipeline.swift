@@ -222,7 +222,8 @@ final class AnalysisPipeline: Sendable {
             for (index, samples) in signals.enumerated() {
                 let features = frontEnds[index].process(samples)
                 batches.append(
-                    AudioBatch(firstSampleIndex: firstSample, startTime: startTime, samples: samples, features: features))
+                    AudioBatch(
+                        firstSampleIndex: firstSample, startTime: startTime, samples: samples, features: features))
             }
             analysedSamples += Int64(length)
             if earlyBatches != nil {
@@ -230,7 +231,9 @@ final class AnalysisPipeline: Sendable {
                 let analysedSeconds = Double(analysedSamples) / Double(AudioBatch.sampleRate)
                 if analysedSeconds > Self.earlyReplayLimit { earlyBatches = nil }
             }
-            if let stereoArbiter, batches.count == 2 { stereoArbiter.process(primary: batches[0], secondary: batches[1]) }
+            if let stereoArbiter, batches.count == 2 {
+                stereoArbiter.process(primary: batches[0], secondary: batches[1])
+            }
             for session in sessions.values {
                 let index = session.channel == .secondary && batches.count > 1 ? 1 : 0
                 session.process(batches[index])

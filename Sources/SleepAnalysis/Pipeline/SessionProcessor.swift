@@ -291,7 +291,8 @@ final class SessionProcessor {
         for type in EventType.allCases { probabilities[type] = update.probabilities[type] ?? 0 }
         let ended = update.ended.map {
             EventEndedInfo(
-                type: $0.type, startTime: $0.interval.start, endTime: $0.interval.end, probability: Float($0.probability))
+                type: $0.type, startTime: $0.interval.start, endTime: $0.interval.end,
+                probability: Float($0.probability))
         }
         for listener in listeners.listeners {
             listener.onAudioAnalysisBatchCompleted(

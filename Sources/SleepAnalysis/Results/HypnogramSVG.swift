@@ -11,7 +11,8 @@ public enum HypnogramSVG {
     ///   - height: Picture height in pixels.
     /// - Returns: A standalone SVG document.
     public static func render(_ result: AnalysisResult, width: Int = 960, height: Int = 300) -> String {
-        let intervals = result.sleepStageIntervals.isEmpty ? result.realTimeSleepStageIntervals : result.sleepStageIntervals
+        let intervals =
+            result.sleepStageIntervals.isEmpty ? result.realTimeSleepStageIntervals : result.sleepStageIntervals
         let left = 70.0
         let right = Double(width) - 20
         let top = 30.0

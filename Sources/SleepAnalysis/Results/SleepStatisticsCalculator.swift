@@ -50,16 +50,18 @@ public struct SleepStatisticsCalculator: Sendable {
         snoreSessions: [SnoreSession]? = nil
     ) -> SleepStatistics {
         let epochs = predictions.sorted { $0.interval.start < $1.interval.start }
-        let span = session ?? epochs.first.map {
-            let last = epochs.last?.interval.end ?? $0.interval.end
-            return DateInterval(start: $0.interval.start, end: max(last, $0.interval.end))
-        } ?? DateInterval(start: Date(timeIntervalSince1970: 0), duration: 0)
+        let span =
+            session ?? epochs.first.map {
+                let last = epochs.last?.interval.end ?? $0.interval.end
+                return DateInterval(start: $0.interval.start, end: max(last, $0.interval.end))
+            } ?? DateInterval(start: Date(timeIntervalSince1970: 0), duration: 0)
         var durations = Dictionary(uniqueKeysWithValues: SleepStage.allCases.map { ($0, 0.0) })
         for epoch in epochs { durations[epoch.stage, default: 0] += epoch.interval.duration }
 
         let snoring = events.filter { $0.type == .snoring }.sorted { $0.interval.start < $1.interval.start }
         let sessions = snoreSessions ?? SnoreSessionBuilder(maximumGap: snoreSessionGap).sessions(from: snoring)
-        let snoreTime = snoring.isEmpty
+        let snoreTime =
+            snoring.isEmpty
             ? sessions.reduce(0) { $0 + $1.snoreDuration } : SnoreSessionBuilder().snoreTime(from: snoring)
         var result = SleepStatistics(
             totalSleepDuration: 0, sleepEfficiency: 0, snoreTime: snoreTime, snoreSessions: sessions,

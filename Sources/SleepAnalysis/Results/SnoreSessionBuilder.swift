@@ -47,8 +47,9 @@ public struct SnoreSessionBuilder: Sendable {
         }
         return groups.map { group in
             let end = group.map(\.end).max() ?? group[0].end
-            return SnoreSession(interval: DateInterval(start: group[0].start, end: end), eventCount: group.count,
-                                snoreDuration: stretches(of: group).reduce(0) { $0 + $1.duration })
+            return SnoreSession(
+                interval: DateInterval(start: group[0].start, end: end), eventCount: group.count,
+                snoreDuration: stretches(of: group).reduce(0) { $0 + $1.duration })
         }
     }
 

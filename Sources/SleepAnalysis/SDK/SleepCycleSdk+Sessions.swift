@@ -122,7 +122,8 @@ extension SleepCycleSdk {
     public static func startMultiChannelAnalysis(
         channel: AnalysisChannel, config: SleepAnalysisConfig, smartAlarmConfig: SmartAlarmConfig? = nil
     ) async throws -> UUID {
-        try await analyzer.startMultiChannelAnalysis(channel: channel, config: config, smartAlarmConfig: smartAlarmConfig)
+        try await analyzer.startMultiChannelAnalysis(
+            channel: channel, config: config, smartAlarmConfig: smartAlarmConfig)
     }
 
     /// Stops the data source. Sessions still active are force-stopped and their results discarded.

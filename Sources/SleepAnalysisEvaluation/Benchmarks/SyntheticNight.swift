@@ -23,7 +23,9 @@ public enum SyntheticNight {
     ///   - seed: the noise generator's seed (same seed, same file).
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a non-positive duration or rate,
     ///   `.storageFailure` when the file cannot be written.
-    public static func write(to url: URL, duration: Double, sampleRate: Int, format: Format, seed: UInt64 = 1)
+    public static func write(
+        to url: URL, duration: Double, sampleRate: Int, format: Format, seed: UInt64 = 1
+    )
         throws
     {
         guard duration > 0, duration.isFinite else {

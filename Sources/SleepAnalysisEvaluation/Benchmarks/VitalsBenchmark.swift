@@ -40,8 +40,9 @@ public enum VitalsBenchmark {
             let audio = AudioBatch(
                 firstSampleIndex: Int64(second * AudioBatch.sampleRate),
                 startTime: start.addingTimeInterval(Double(second)), samples: batch,
-                features: FeatureBlock(firstFrameIndex: 0, frameCount: 0, melBandCount: 0, logMel: [], dbSpl: [],
-                                       dbfs: []))
+                features: FeatureBlock(
+                    firstFrameIndex: 0, frameCount: 0, melBandCount: 0, logMel: [], dbSpl: [],
+                    dbfs: []))
             var clock = ProcessInfo.processInfo.systemUptime
             estimates += breathing.process(audio).count
             breathingClock += ProcessInfo.processInfo.systemUptime - clock
@@ -50,7 +51,8 @@ public enum VitalsBenchmark {
             healthClock += ProcessInfo.processInfo.systemUptime - clock
         }
         estimates += breathing.finish().count
-        return Result(audioSeconds: Double(seconds), breathingSeconds: breathingClock, healthSeconds: healthClock,
-                      estimateCount: estimates)
+        return Result(
+            audioSeconds: Double(seconds), breathingSeconds: breathingClock, healthSeconds: healthClock,
+            estimateCount: estimates)
     }
 }

@@ -34,8 +34,9 @@ enum EventClipAudio {
         var quality = soxr_quality_spec(UInt(SOXR_HQ), 0)
         let error = samples.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
-                soxr_oneshot(rate, target, 1, input.baseAddress, samples.count, nil, out.baseAddress, out.count,
-                             &written, nil, &quality, nil)
+                soxr_oneshot(
+                    rate, target, 1, input.baseAddress, samples.count, nil, out.baseAddress, out.count,
+                    &written, nil, &quality, nil)
             }
         }
         if let error {

@@ -35,8 +35,9 @@ public struct EventClipEvaluator: Sendable {
     /// - Throws: `SleepCycleSdkError` when the front end or the detector cannot be set up.
     public func detect(samples: [Float]) throws -> [Event] {
         let frontEnd = try FrontEnd()
-        let detector = try EventDetector(model: model, enabledTypes: Set(EventType.allCases), sessionId: UUID(),
-                                         melBandCount: frontEnd.configuration.melBandCount)
+        let detector = try EventDetector(
+            model: model, enabledTypes: Set(EventType.allCases), sessionId: UUID(),
+            melBandCount: frontEnd.configuration.melBandCount)
         let origin = Date(timeIntervalSince1970: 0)
         var events: [Event] = []
         var offset = 0
@@ -58,8 +59,10 @@ public struct EventClipEvaluator: Sendable {
     ///   - progress: Called after each clip with (clips done, clips in total).
     /// - Returns: Per-type precision, recall and F1, macro-F1 and the confusion matrix.
     /// - Throws: `SleepCycleSdkError.invalidInput` when a clip cannot be read.
-    public func evaluate(_ manifest: EventClipManifest,
-                         progress: (Int, Int) -> Void = { _, _ in }) throws -> EventClipReport {
+    public func evaluate(
+        _ manifest: EventClipManifest,
+        progress: (Int, Int) -> Void = { _, _ in }
+    ) throws -> EventClipReport {
         var pairs: [(truth: EventType?, predicted: EventType?)] = []
         for (index, entry) in manifest.entries.enumerated() {
             let predicted = try predict(samples: try EventClipAudio.load(entry.url))

@@ -38,7 +38,8 @@ public struct EventClipReport: Sendable, Codable, Equatable {
             let truePositives = pairs.filter { $0.truth == type && $0.predicted == type }.count
             let falsePositives = pairs.filter { $0.truth != type && $0.predicted == type }.count
             let support = pairs.filter { $0.truth == type }.count
-            let precision = truePositives + falsePositives > 0
+            let precision =
+                truePositives + falsePositives > 0
                 ? Double(truePositives) / Double(truePositives + falsePositives) : 0
             let recall = support > 0 ? Double(truePositives) / Double(support) : 0
             let f1 = precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0

@@ -104,9 +104,10 @@ public enum EventEngineBenchmark {
         for event in detector.finish().ended { byType[event.type, default: 0] += 1 }
         detectorTime += threadCPUTime() - t0
         let counts = detector.windowCounts
-        return Result(audioSeconds: Double(samples) / 16_000, frontEndSeconds: frontEndTime,
-                      detectorSeconds: detectorTime, eventCount: byType.values.reduce(0, +), eventCountByType: byType,
-                      windowCount: counts.classified, windowsWithEveryMember: counts.everyMember)
+        return Result(
+            audioSeconds: Double(samples) / 16_000, frontEndSeconds: frontEndTime,
+            detectorSeconds: detectorTime, eventCount: byType.values.reduce(0, +), eventCountByType: byType,
+            windowCount: counts.classified, windowsWithEveryMember: counts.everyMember)
     }
 
     /// CPU seconds used by the calling thread.

@@ -34,8 +34,9 @@ public struct EventFeatureExporter: Sendable {
     /// Pools the frames of one clip into the classifier's window features on the engine's window schedule.
     private func windowFeatures(logMel: [Float], dbfs: [Float], bands: Int) throws -> [[Float]] {
         let schedule = EventWindowSchedule.standard
-        let pooling = try EventFeaturePooling(melBandCount: bands, maximumFrames: schedule.windowFrames,
-                                              logFloor: EventFeatureExporter.logFloor)
+        let pooling = try EventFeaturePooling(
+            melBandCount: bands, maximumFrames: schedule.windowFrames,
+            logFloor: EventFeatureExporter.logFloor)
         let total = Int64(dbfs.count)
         var starts: [(Int64, Int)] = []
         var last: Int64?
@@ -52,8 +53,9 @@ public struct EventFeatureExporter: Sendable {
             dbfs.withUnsafeBufferPointer { db in
                 for (start, frames) in starts {
                     features.withUnsafeMutableBufferPointer { out in
-                        pooling.pool(logMel: mel.baseAddress! + Int(start) * bands, dbfs: db.baseAddress! + Int(start),
-                                     frames: frames, firstFrame: start, into: out.baseAddress!)
+                        pooling.pool(
+                            logMel: mel.baseAddress! + Int(start) * bands, dbfs: db.baseAddress! + Int(start),
+                            frames: frames, firstFrame: start, into: out.baseAddress!)
                     }
                     windows.append(features)
                 }
@@ -82,7 +84,9 @@ public struct EventFeatureExporter: Sendable {
             for header in [Int32(frames), Int32(bands)] {
                 withUnsafeBytes(of: header.littleEndian) { melData.append(contentsOf: $0) }
             }
-            for value in logMel { withUnsafeBytes(of: value.bitPattern.littleEndian) { melData.append(contentsOf: $0) } }
+            for value in logMel {
+                withUnsafeBytes(of: value.bitPattern.littleEndian) { melData.append(contentsOf: $0) }
+            }
             try Self.write(melData, to: logMelOutput)
         }
         var data = Data()

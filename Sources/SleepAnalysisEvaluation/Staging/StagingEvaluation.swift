@@ -42,9 +42,10 @@ public struct StagingEvaluation: Sendable, Codable {
             }
             pooledWhole += pairsWhole
             pooledCausal += pairsCausal
-            subjects.append(Subject(
-                subject: night.subjectId, wholeNight: StagingMetrics(pairs: pairsWhole),
-                realTime: StagingMetrics(pairs: pairsCausal)))
+            subjects.append(
+                Subject(
+                    subject: night.subjectId, wholeNight: StagingMetrics(pairs: pairsWhole),
+                    realTime: StagingMetrics(pairs: pairsCausal)))
         }
         wholeNight = StagingMetrics(pairs: pooledWhole)
         realTime = StagingMetrics(pairs: pooledCausal)
@@ -56,7 +57,9 @@ public struct StagingEvaluation: Sendable, Codable {
     ///   - night: The night, with its epoch inputs.
     ///   - model: The staging model.
     /// - Returns: the whole-night and the real-time predictions, one per epoch of the night.
-    public static func predict(night: WalchNight, model: StagingModel)
+    public static func predict(
+        night: WalchNight, model: StagingModel
+    )
         -> (wholeNight: [SleepStagePrediction], realTime: [SleepStagePrediction])
     {
         var stager = SleepStager(model: model, sessionStart: night.sessionStart)

@@ -32,7 +32,8 @@ public enum StagingFeatureTable {
         }
         return night.epochs.indices.map { index in
             let values = causalRows[index] + whole.features(of: series, at: index)
-            let fields = [night.subjectId, String(index), String(night.labels[index] ?? -1)]
+            let fields =
+                [night.subjectId, String(index), String(night.labels[index] ?? -1)]
                 + values.map { $0.isNaN ? "" : String($0) }
             return fields.joined(separator: ",")
         }

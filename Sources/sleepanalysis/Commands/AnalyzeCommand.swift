@@ -71,8 +71,13 @@ enum AnalyzeCommand: Command {
         }
         let history = try storeAndHistory(parsed, results.map(\.result))
         let reports = results.map {
-            (channel: $0.channel, report: AnalysisReport(result: $0.result, score: SleepScoring.compute(
-                result: $0.result, history: history)))
+            (
+                channel: $0.channel,
+                report: AnalysisReport(
+                    result: $0.result,
+                    score: SleepScoring.compute(
+                        result: $0.result, history: history))
+            )
         }
         try write(reports, format: format)
         if let path = parsed.option("hypnogram") {
@@ -118,7 +123,9 @@ enum AnalyzeCommand: Command {
     }
 
     /// Continues the sessions left in the journal on a replay of the same files.
-    private static func resume(_ inputs: NightInputs, progress: ProgressBar) async throws
+    private static func resume(
+        _ inputs: NightInputs, progress: ProgressBar
+    ) async throws
         -> [(channel: String?, result: AnalysisResult)]
     {
         guard await SleepCycleSdk.isResumePossible() else {
@@ -148,14 +155,18 @@ enum AnalyzeCommand: Command {
     }
 
     /// Saves the results when `--store` is given, and returns the stored history for the sleep score.
-    private static func storeAndHistory(_ parsed: ParsedArguments, _ results: [AnalysisResult]) throws
+    private static func storeAndHistory(
+        _ parsed: ParsedArguments, _ results: [AnalysisResult]
+    ) throws
         -> [SleepScoreHistoryEntry]
     {
         guard let directory = parsed.option(StoreDirectoryArgument.option) else { return [] }
         let store = try SessionStore(directory: URL(fileURLWithPath: directory, isDirectory: true))
         guard let first = results.first else { return [] }
-        let earlier = try store.nights(in: DateInterval(start: first.startTime.addingTimeInterval(-28 * 86_400),
-                                                        end: first.startTime))
+        let earlier = try store.nights(
+            in: DateInterval(
+                start: first.startTime.addingTimeInterval(-28 * 86_400),
+                end: first.startTime))
         let history = try earlier.compactMap { try store.result(sessionId: $0.sessionId)?.toSleepScoreHistoryEntry() }
         for result in results { _ = try store.save(result) }
         return history
@@ -225,7 +236,9 @@ struct NightInputs {
                 throw CommandLineError.usage("--start must be an ISO 8601 date and time, not '\(text)'")
             }
             start = date
-        } else if let audio, let modified = try? FileManager.default.attributesOfItem(atPath: audio.path)[.modificationDate] as? Date {
+        } else if let audio,
+            let modified = try? FileManager.default.attributesOfItem(atPath: audio.path)[.modificationDate] as? Date
+        {
             start = modified.addingTimeInterval(-audioDuration)
         } else {
             start = Date()

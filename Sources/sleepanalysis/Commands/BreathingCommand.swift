@@ -56,7 +56,8 @@ enum BreathingCommand {
             return 1
         }
         let sorted = rates.map(\.bpm).sorted()
-        let median: Double? = sorted.isEmpty
+        let median: Double? =
+            sorted.isEmpty
             ? nil : (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
         if format == "json" {
             let items = rates.map { rate -> [String: Any] in

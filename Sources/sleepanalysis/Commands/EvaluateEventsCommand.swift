@@ -25,7 +25,8 @@ enum EvaluateEventsCommand {
         let root = URL(fileURLWithPath: try options.required("root"))
         let format = try options.choice("format", from: ["json", "text"], default: "text")
         let manifest = try EventClipManifest(manifest: URL(fileURLWithPath: manifestPath), root: root)
-        let model = try options.option("model").map { try EventClassifierModel.load(from: URL(fileURLWithPath: $0)) }
+        let model =
+            try options.option("model").map { try EventClassifierModel.load(from: URL(fileURLWithPath: $0)) }
             ?? EventClassifierModel.bundled()
         let evaluator = EventClipEvaluator(model: model)
         let report = try evaluator.evaluate(manifest)
@@ -35,11 +36,15 @@ enum EvaluateEventsCommand {
             FileHandle.standardOutput.write(try encoder.encode(report))
             FileHandle.standardOutput.write(Data("\n".utf8))
         } else {
-            print(String(format: "macro-F1 %.3f over %d event types, %d clips", report.macroF1, report.classes.count,
-                         report.clips))
+            print(
+                String(
+                    format: "macro-F1 %.3f over %d event types, %d clips", report.macroF1, report.classes.count,
+                    report.clips))
             for (name, score) in report.classes.sorted(by: { $0.key < $1.key }) {
-                print(String(format: "%-16@ P %.3f  R %.3f  F1 %.3f  n %d", name as NSString, score.precision,
-                             score.recall, score.f1, score.support))
+                print(
+                    String(
+                        format: "%-16@ P %.3f  R %.3f  F1 %.3f  n %d", name as NSString, score.precision,
+                        score.recall, score.f1, score.support))
             }
         }
     }

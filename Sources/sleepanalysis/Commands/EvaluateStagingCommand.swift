@@ -51,7 +51,8 @@ enum EvaluateStagingCommand {
                 try StagingModel.load(from: URL(fileURLWithPath: directory).appendingPathComponent("\(subject).json"))
             }
         } else {
-            let shared = try parsed.option("model").map { try StagingModel.load(from: URL(fileURLWithPath: $0)) }
+            let shared =
+                try parsed.option("model").map { try StagingModel.load(from: URL(fileURLWithPath: $0)) }
                 ?? StagingModel.bundled()
             model = { _ in shared }
         }

@@ -36,8 +36,9 @@ enum FeaturesEventsCommand {
         let paths = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
         let exporter = EventFeatureExporter()
         for (index, path) in paths.enumerated() {
-            try exporter.export(URL(fileURLWithPath: path), to: out.appendingPathComponent("\(index).f32"),
-                                logMelOutput: options.flag("log-mel") ? out.appendingPathComponent("\(index).mel") : nil)
+            try exporter.export(
+                URL(fileURLWithPath: path), to: out.appendingPathComponent("\(index).f32"),
+                logMelOutput: options.flag("log-mel") ? out.appendingPathComponent("\(index).mel") : nil)
         }
     }
 }

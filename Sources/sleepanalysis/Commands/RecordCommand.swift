@@ -88,8 +88,9 @@ enum RecordCommand: Command {
             group.addTask {
                 for await events in await SleepCycleSdk.eventStream {
                     for event in events {
-                        log("event \(event.type.rawValue) \(Timestamps.iso8601(event.interval.start)) "
-                            + String(format: "%.1f s p=%.2f", event.interval.duration, event.probability))
+                        log(
+                            "event \(event.type.rawValue) \(Timestamps.iso8601(event.interval.start)) "
+                                + String(format: "%.1f s p=%.2f", event.interval.duration, event.probability))
                     }
                 }
             }

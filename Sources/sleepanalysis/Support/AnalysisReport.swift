@@ -72,7 +72,8 @@ enum AnalysisCSV {
         for (index, epoch) in epochs.enumerated() {
             let p = epoch.probabilities
             lines.append(
-                prefix + "\(index),\(Timestamps.iso8601(epoch.interval.start)),\(Timestamps.iso8601(epoch.interval.end)),"
+                prefix
+                    + "\(index),\(Timestamps.iso8601(epoch.interval.start)),\(Timestamps.iso8601(epoch.interval.end)),"
                     + "\(epoch.stage.rawValue),"
                     + [p.awake, p.light, p.deep, p.rem].map { String(format: "%.4f", $0) }.joined(separator: ","))
         }

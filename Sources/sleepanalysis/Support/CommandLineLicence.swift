@@ -34,7 +34,9 @@ enum CommandLineLicence {
     ///   - parsed: The command line (`--api-key`, `--storage`).
     ///   - logLevel: The SDK's log level.
     /// - Returns: The licensed features.
-    static func initialize(_ parsed: ParsedArguments, logLevel: LogLevel = .warning) async throws
+    static func initialize(
+        _ parsed: ParsedArguments, logLevel: LogLevel = .warning
+    ) async throws
         -> SleepAnalysisFeatures
     {
         let licence = try resolve(parsed)

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import SleepAnalysis
 
 final class ModelTypesTests: XCTestCase {

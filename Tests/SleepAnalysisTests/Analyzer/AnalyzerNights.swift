@@ -28,7 +28,9 @@ enum AnalyzerNights {
         let url = directory.appendingPathComponent("night-\(index).wav")
         let writer = try AudioFileWriter(url: url, sampleRate: rate, channelCount: 1, format: .wav16)
         var written = 0
-        while written < nightSeconds * rate, let block = try reader.readMono(maxFrames: min(rate, nightSeconds * rate - written)) {
+        while written < nightSeconds * rate,
+            let block = try reader.readMono(maxFrames: min(rate, nightSeconds * rate - written))
+        {
             try writer.write(block)
             written += block.count
         }

@@ -35,7 +35,8 @@ final class AudioClipsProducerTests: XCTestCase {
     func test_clip_is_centred_on_an_event_of_an_active_type_and_waits_for_the_audio_after_it() {
         let receiver = Receiver()
         let producer = SleepCycleSdk.createAudioClipsProducer(
-            audioClipsConfig: AudioClipsConfig(activeTypes: [.snoring: EventTypeConfig(minDuration: 0.5)], clipLength: 4),
+            audioClipsConfig: AudioClipsConfig(
+                activeTypes: [.snoring: EventTypeConfig(minDuration: 0.5)], clipLength: 4),
             receiver: receiver)
         // Given a snore from 11 s to 12.5 s, reported in the batch that ends at 13 s
         feed(producer, seconds: 13, ended: [12: [event(.snoring, from: 11, to: 12.5)]])

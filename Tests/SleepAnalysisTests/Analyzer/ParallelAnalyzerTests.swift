@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import SleepAnalysis
 
@@ -18,7 +18,8 @@ struct ParallelAnalyzerTests {
         let stateDirectory = storage.url.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
 
-        let result = try await AnalyzerNights.analyse(night, startTime: start, storage: stateDirectory, licence: licence)
+        let result = try await AnalyzerNights.analyse(
+            night, startTime: start, storage: stateDirectory, licence: licence)
 
         let end = start.addingTimeInterval(Double(AnalyzerNights.nightSeconds))
         #expect(result.startTime == start)

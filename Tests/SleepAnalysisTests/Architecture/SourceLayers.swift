@@ -151,7 +151,8 @@ enum LayeringCheck {
             guard let layer = SourceLayers.layer(ofFile: file.path), let own = rank[layer] else { continue }
             for name in file.mentionedTypeNames.sorted() {
                 for owner in owners[name] ?? [] where owner != layer && rank[owner, default: 0] > own {
-                    violations.append(LayerViolation(file: file.path, fileLayer: layer, typeName: name, typeLayer: owner))
+                    violations.append(
+                        LayerViolation(file: file.path, fileLayer: layer, typeName: name, typeLayer: owner))
                 }
             }
         }

@@ -47,7 +47,8 @@ final class FrontEndTests: XCTestCase {
             let expected = reference.logMel(window)
             for band in 0..<64 {
                 XCTAssertEqual(
-                    Double(block.logMel[frame * 64 + band]), expected[band], accuracy: 1e-3, "frame \(frame) band \(band)")
+                    Double(block.logMel[frame * 64 + band]), expected[band], accuracy: 1e-3,
+                    "frame \(frame) band \(band)")
             }
             let meanSquare = reference.meanSquare(window, validSamples: min(end, 512))
             XCTAssertEqual(Double(block.dbfs[frame]), 10 * log10(2 * meanSquare), accuracy: 1e-3, "frame \(frame)")

@@ -40,7 +40,8 @@ final class LevelCalibrationTests: XCTestCase {
         let quietDb = 20 * log10(0.01 / sqrt(2)) + 3.0103 + 120
         XCTAssertEqual(report.min, quietDb, accuracy: 0.1)
         XCTAssertEqual(report.max, quietDb + 20, accuracy: 0.1)
-        XCTAssertEqual(report.leq, 10 * log10((pow(10, quietDb / 10) + pow(10, (quietDb + 20) / 10)) / 2), accuracy: 0.2)
+        XCTAssertEqual(
+            report.leq, 10 * log10((pow(10, quietDb / 10) + pow(10, (quietDb + 20) / 10)) / 2), accuracy: 0.2)
         XCTAssertEqual(report.frames.count, 40)  // 20 s in hops of 0.5 s
         XCTAssertEqual(report.frameDuration, 0.5)
     }

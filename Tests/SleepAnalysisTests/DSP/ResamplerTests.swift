@@ -5,7 +5,9 @@ import XCTest
 /// `Resampler` (libsoxr): stop band, pass band, timing, streaming, errors.
 final class ResamplerTests: XCTestCase {
     /// Resamples `input` in uneven chunks and flushes.
-    static func resample(_ input: [Float], from inputRate: Double, to outputRate: Double, channels: Int = 1)
+    static func resample(
+        _ input: [Float], from inputRate: Double, to outputRate: Double, channels: Int = 1
+    )
         throws -> [Float]
     {
         let resampler = try Resampler(inputRate: inputRate, outputRate: outputRate, channelCount: channels)
@@ -45,7 +47,8 @@ final class ResamplerTests: XCTestCase {
                 let tone = TestSignals.sine(frequency: frequency, amplitude: 0.5, sampleRate: inputRate, count: count)
                 let output = try Self.resample(tone, from: inputRate, to: 16_000)
                 XCTAssertEqual(output.count, 16_000, "length at \(inputRate)")
-                let level = TestSignals.toneAmplitudeDb(output[2_000..<14_000], frequency: frequency, sampleRate: 16_000)
+                let level = TestSignals.toneAmplitudeDb(
+                    output[2_000..<14_000], frequency: frequency, sampleRate: 16_000)
                 XCTAssertEqual(level, 20 * log10(0.5), accuracy: 0.1, "\(frequency) Hz from \(inputRate) Hz")
             }
         }

@@ -3,7 +3,9 @@ import Foundation
 /// Deterministic test signals and measurements for the DSP tests.
 enum TestSignals {
     /// A sine of `amplitude` at `frequency` Hz, `count` samples at `sampleRate`.
-    static func sine(frequency: Double, amplitude: Double, sampleRate: Double, count: Int, phase: Double = 0)
+    static func sine(
+        frequency: Double, amplitude: Double, sampleRate: Double, count: Int, phase: Double = 0
+    )
         -> [Float]
     {
         // A rotating phasor (renormalised every 1024 steps) is much faster than sin() per sample in debug builds.

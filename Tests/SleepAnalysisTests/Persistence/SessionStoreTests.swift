@@ -227,7 +227,9 @@ final class SessionStoreAsyncTests: XCTestCase {
         init(store: SessionStore) { self.store = store }
 
         func keep(_ night: AnalysisResult) async throws { try await store.save(night) }
-        func all() async throws -> [StoredNight] { try await store.nights(in: DateInterval(start: .distantPast, end: .distantFuture)) }
+        func all() async throws -> [StoredNight] {
+            try await store.nights(in: DateInterval(start: .distantPast, end: .distantFuture))
+        }
     }
 
     func test_asyncCalls_fromManyTasks_storeAndReadEveryNight() async throws {

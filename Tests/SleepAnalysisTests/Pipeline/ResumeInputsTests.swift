@@ -84,8 +84,14 @@ final class ResumeInputsTests: XCTestCase {
         let accelerometer = try writeAccelerometer(named: "phone.csv", seconds: 240)
 
         let cases: [(String, (SleepAnalyzer) -> any DataSource)] = [
-            ("the audio input was", { $0.createFileDataSource(audio: shorter, accelerometer: accelerometer, startTime: self.start) }),
-            ("the accelerometer input was", { $0.createFileDataSource(audio: night, accelerometer: nil, startTime: self.start) }),
+            (
+                "the audio input was",
+                { $0.createFileDataSource(audio: shorter, accelerometer: accelerometer, startTime: self.start) }
+            ),
+            (
+                "the accelerometer input was",
+                { $0.createFileDataSource(audio: night, accelerometer: nil, startTime: self.start) }
+            ),
             ("the source was file, now live", { _ in LiveDataSource(device: "null") }),
         ]
         for (expected, source) in cases {

@@ -7,12 +7,13 @@ final class SleepStatisticsCalculatorTests: XCTestCase {
 
     private func hypnogram(_ letters: String) -> [SleepStagePrediction] {
         letters.enumerated().map { index, letter in
-            let stage: SleepStage = switch letter {
-            case "W": .awake
-            case "L": .light
-            case "D": .deep
-            default: .rem
-            }
+            let stage: SleepStage =
+                switch letter {
+                case "W": .awake
+                case "L": .light
+                case "D": .deep
+                default: .rem
+                }
             return SleepStagePrediction(
                 stage: stage, interval: DateInterval(start: start.addingTimeInterval(Double(index) * 30), duration: 30),
                 probabilities: SleepStageProbabilities(awake: 0.25, rem: 0.25, light: 0.25, deep: 0.25))
@@ -103,8 +104,9 @@ final class SleepStatisticsCalculatorTests: XCTestCase {
         // Given: sessions from another engine and no events.
         let sessions = [
             SnoreSession(interval: DateInterval(start: start, duration: 300), eventCount: 7, snoreDuration: 80),
-            SnoreSession(interval: DateInterval(start: start.addingTimeInterval(900), duration: 60), eventCount: 2,
-                         snoreDuration: 15),
+            SnoreSession(
+                interval: DateInterval(start: start.addingTimeInterval(900), duration: 60), eventCount: 2,
+                snoreDuration: 15),
         ]
 
         // When

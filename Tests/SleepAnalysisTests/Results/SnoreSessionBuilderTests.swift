@@ -6,15 +6,20 @@ final class SnoreSessionBuilderTests: XCTestCase {
     private let session = UUID()
 
     private func event(_ type: EventType, _ start: Double, _ end: Double) -> Event {
-        Event(type: type, interval: DateInterval(start: Date(timeIntervalSince1970: start),
-                                                 end: Date(timeIntervalSince1970: end)),
-              probability: 0.9, source: .audio, sessionId: session)
+        Event(
+            type: type,
+            interval: DateInterval(
+                start: Date(timeIntervalSince1970: start),
+                end: Date(timeIntervalSince1970: end)),
+            probability: 0.9, source: .audio, sessionId: session)
     }
 
     func test_snoreSessions_groupEventsWithinGap_andSplitAfterLongPause() {
         // Given snores at 0, 60 and 200 s (gaps under 5 min) and one an hour later, plus a cough.
-        let events = [event(.snoring, 0, 2), event(.snoring, 60, 63), event(.coughing, 70, 71),
-                      event(.snoring, 200, 201), event(.snoring, 3_800, 3_802)]
+        let events = [
+            event(.snoring, 0, 2), event(.snoring, 60, 63), event(.coughing, 70, 71),
+            event(.snoring, 200, 201), event(.snoring, 3_800, 3_802),
+        ]
         let sessions = SnoreSessionBuilder().sessions(from: events)
         XCTAssertEqual(sessions.count, 2)
         XCTAssertEqual(sessions[0].eventCount, 3)

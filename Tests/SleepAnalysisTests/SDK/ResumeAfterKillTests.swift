@@ -81,7 +81,8 @@ final class ResumeAfterKillTests: XCTestCase {
         let crashedStorage = directory.url.appendingPathComponent("crashed")
 
         // Given an uninterrupted run of the night
-        let reference = try decode(runCommandLineTool(analyzeArguments(night, storage: uninterruptedStorage), timeout: 120))
+        let reference = try decode(
+            runCommandLineTool(analyzeArguments(night, storage: uninterruptedStorage), timeout: 120))
 
         // When a paced run is killed with SIGKILL once a few epochs are journaled
         let process = Process()
@@ -101,7 +102,8 @@ final class ResumeAfterKillTests: XCTestCase {
                 let session = try? journal.activeSessions().first
             else { continue }
             sessionId = session.sessionId
-            journaledEpochs = (try? journal.recordCount(kind: JournalKind.epochFeatures, sessionId: session.sessionId)) ?? 0
+            journaledEpochs =
+                (try? journal.recordCount(kind: JournalKind.epochFeatures, sessionId: session.sessionId)) ?? 0
         }
         XCTAssertTrue(process.isRunning, "the paced run ended before it could be killed")
         kill(process.processIdentifier, SIGKILL)

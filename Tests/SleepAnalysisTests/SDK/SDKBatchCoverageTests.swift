@@ -6,8 +6,10 @@ import XCTest
 
 /// Listener batches cover every analysed sample exactly once, in order, at any input rate.
 final class SDKBatchCoverageTests: SDKTestCase {
-    private func assertCoverage(sampleRate: Int, channels: Int, seconds: Double, file: StaticString = #filePath,
-                                line: UInt = #line) async throws {
+    private func assertCoverage(
+        sampleRate: Int, channels: Int, seconds: Double, file: StaticString = #filePath,
+        line: UInt = #line
+    ) async throws {
         try await initializeSDK(features: .none)
         let audio = try writeNoiseFile(seconds: seconds, sampleRate: sampleRate, channels: channels)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
@@ -34,8 +36,9 @@ final class SDKBatchCoverageTests: SDKTestCase {
             XCTAssertEqual(Set(batch.probabilities.keys), Set(EventType.allCases), file: file, line: line)
         }
         let total = batches.map(\.sampleCount).reduce(0, +)
-        XCTAssertEqual(Double(total), seconds * 16_000, accuracy: 2, "every input sample analysed once", file: file,
-                       line: line)
+        XCTAssertEqual(
+            Double(total), seconds * 16_000, accuracy: 2, "every input sample analysed once", file: file,
+            line: line)
         XCTAssertEqual(result.startTime, start, file: file, line: line)
         XCTAssertEqual(result.endTime.timeIntervalSince(start), seconds, accuracy: 0.01, file: file, line: line)
         await SleepCycleSdk.deinitialize()

@@ -9,7 +9,9 @@ import XCTest
 final class SDKReplayTests: SDKTestCase {
     private let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    private func analyse(_ audio: URL, pace: ReplayPace, listeners: [any AudioEventListener] = []) async throws
+    private func analyse(
+        _ audio: URL, pace: ReplayPace, listeners: [any AudioEventListener] = []
+    ) async throws
         -> AnalysisResult
     {
         let source = SleepCycleSdk.createFileDataSource(audio: audio, accelerometer: nil, startTime: start, pace: pace)
@@ -21,8 +23,12 @@ final class SDKReplayTests: SDKTestCase {
     private func withoutSession(_ result: AnalysisResult) throws -> Data {
         var copy = result
         copy.sessionId = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-        copy.events = copy.events.map { var e = $0; e.sessionId = copy.sessionId; return e }
-        copy.breathingRates = copy.breathingRates.map { var r = $0; r.sessionId = copy.sessionId; return r }
+        copy.events = copy.events.map {
+            var e = $0; e.sessionId = copy.sessionId; return e
+        }
+        copy.breathingRates = copy.breathingRates.map {
+            var r = $0; r.sessionId = copy.sessionId; return r
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return try encoder.encode(copy)
@@ -52,7 +58,8 @@ final class SDKReplayTests: SDKTestCase {
     func test_smartAlarmStream_opened_after_start_begins_with_armed() async throws {
         try await initializeSDK(features: SleepAnalysisFeatures(sleepStaging: true, smartAlarm: true))
         let audio = try writeNoiseFile(seconds: 3, sampleRate: 16_000)
-        let source = SleepCycleSdk.createFileDataSource(audio: audio, accelerometer: nil, startTime: start, pace: .realTime)
+        let source = SleepCycleSdk.createFileDataSource(
+            audio: audio, accelerometer: nil, startTime: start, pace: .realTime)
         let window = DateInterval(start: start.addingTimeInterval(3600), duration: 600)
         try await SleepCycleSdk.startAnalysis(
             config: SleepAnalysisConfig(), using: source, smartAlarmConfig: SmartAlarmConfig(wakeupWindow: window))
@@ -92,7 +99,9 @@ final class SDKReplayTests: SDKTestCase {
     }
 }
 
-private func XCTAssertEqual(_ date: Date, _ other: Date, accuracy: TimeInterval, file: StaticString = #filePath,
-                            line: UInt = #line) {
+private func XCTAssertEqual(
+    _ date: Date, _ other: Date, accuracy: TimeInterval, file: StaticString = #filePath,
+    line: UInt = #line
+) {
     XCTAssertEqual(date.timeIntervalSince1970, other.timeIntervalSince1970, accuracy: accuracy, file: file, line: line)
 }

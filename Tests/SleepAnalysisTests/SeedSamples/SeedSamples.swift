@@ -233,7 +233,9 @@ final class SeedSampleApp {
             chronoType: userChronoType  // 可选，选择时段子评分的窗口
         )
 
-        print("Sleep score: \(score.total) (duration=\(score.duration), quality=\(score.quality), routine=\(score.routine))")
+        print(
+            "Sleep score: \(score.total) (duration=\(score.duration), quality=\(score.quality), routine=\(score.routine))"
+        )
         return (historyEntry, score)
     }
 
@@ -389,7 +391,7 @@ final class SeedSampleApp {
             audioClipsConfig: AudioClipsConfig(
                 activeTypes: [
                     .snoring: EventTypeConfig(minDuration: 0.5),
-                    .talking: EventTypeConfig(minDuration: 0.5)
+                    .talking: EventTypeConfig(minDuration: 0.5),
                 ],
                 clipLength: 5.0
             ),
@@ -429,7 +431,9 @@ final class SeedSampleApp {
     }
 
     /// Stops each channel's session, keeping both results.
-    func stopEachChannel(primarySessionId: UUID, secondarySessionId: UUID) async throws
+    func stopEachChannel(
+        primarySessionId: UUID, secondarySessionId: UUID
+    ) async throws
         -> (primary: AnalysisResult, secondary: AnalysisResult)
     {
         let primaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: primarySessionId)

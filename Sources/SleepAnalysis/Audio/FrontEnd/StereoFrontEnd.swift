@@ -27,7 +27,9 @@ final class StereoFrontEnd {
     ///   - stereoFrameSize: samples per GCC-PHAT frame.
     ///   - maxDelaySeconds: the largest time difference searched.
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a bad configuration.
-    init(configuration: FrontEndConfiguration = .standard, stereoFrameSize: Int = 1_024, maxDelaySeconds: Double = 0.01)
+    init(
+        configuration: FrontEndConfiguration = .standard, stereoFrameSize: Int = 1_024, maxDelaySeconds: Double = 0.01
+    )
         throws
     {
         primary = try FrontEnd(configuration: configuration)

@@ -19,9 +19,12 @@ public enum SoundLevelAnalysis {
         while let block = try reader.read(maxFrames: 16_384) {  // under glibc's mmap threshold
             framesRead += block.count / channels
             for (channel, meter) in meters.enumerated() {
-                let samples = channels == 1 ? block : stride(from: channel, to: block.count, by: channels).map {
-                    block[$0]
-                }
+                let samples =
+                    channels == 1
+                    ? block
+                    : stride(from: channel, to: block.count, by: channels).map {
+                        block[$0]
+                    }
                 accumulator.add(meter.process(samples), channel: channel)
             }
         }
@@ -42,7 +45,9 @@ public enum SoundLevelAnalysis {
     ///   - calibration: how dBFS maps to dB SPL.
     /// - Returns: the per-frame levels, Leq, min and max in dB SPL.
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a bad rate; `.invalidInput` for no samples.
-    public static func analyze(samples: [Float], sampleRate: Double, calibration: LevelCalibration = .default)
+    public static func analyze(
+        samples: [Float], sampleRate: Double, calibration: LevelCalibration = .default
+    )
         throws -> SoundLevelReport
     {
         let meter = try SoundLevelMeter(sampleRate: sampleRate)

@@ -21,9 +21,10 @@ public struct AudioHealthConfiguration: Sendable, Hashable {
     ///   - flatlinePeakToPeak: Constancy threshold (default 2.5 / 32768).
     ///   - missingInputTimeout: Time without samples before `.missingInput` (default 60 s).
     ///   - blockSeconds: Test block length (default 0.25 s).
-    public init(flatlineSeconds: Double = 5, flatlinePeakToPeak: Double = 2.5 / 32_768,
-                missingInputTimeout: Double = 60, blockSeconds: Double = 0.25)
-    {
+    public init(
+        flatlineSeconds: Double = 5, flatlinePeakToPeak: Double = 2.5 / 32_768,
+        missingInputTimeout: Double = 60, blockSeconds: Double = 0.25
+    ) {
         self.flatlineSeconds = flatlineSeconds
         self.flatlinePeakToPeak = flatlinePeakToPeak
         self.missingInputTimeout = missingInputTimeout

@@ -24,9 +24,10 @@ package final class AudioHealthMonitor {
     ///   - configuration: Thresholds and timeout.
     ///   - startTime: The session's start; nil takes the first batch's start (or the first `now` checked).
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` when a value is out of range.
-    package init(sessionId: UUID, configuration: AudioHealthConfiguration = AudioHealthConfiguration(),
-         startTime: Date? = nil) throws
-    {
+    package init(
+        sessionId: UUID, configuration: AudioHealthConfiguration = AudioHealthConfiguration(),
+        startTime: Date? = nil
+    ) throws {
         try configuration.validate()
         self.sessionId = sessionId
         self.configuration = configuration

@@ -44,8 +44,10 @@ struct AccelerometerFrames {
             let span = sample.timestamp.timeIntervalSince(last.timestamp)
             while end <= sample.timestamp {
                 let w = end.timeIntervalSince(last.timestamp) / span
-                let v = SIMD3(last.x + (sample.x - last.x) * w, last.y + (sample.y - last.y) * w,
-                              last.z + (sample.z - last.z) * w) * 1000
+                let v =
+                    SIMD3(
+                        last.x + (sample.x - last.x) * w, last.y + (sample.y - last.y) * w,
+                        last.z + (sample.z - last.z) * w) * 1000
                 appendFrame(v, into: &window)
                 end = end.addingTimeInterval(frameSeconds)
             }

@@ -14,10 +14,11 @@ public enum BreathingAnalysis {
     /// - Returns: The breathing rates, one every half window where breathing is periodic enough, in time order.
     /// - Throws: `SleepCycleSdkError.invalidInput` for a missing, unreadable or malformed file, or when both are nil;
     ///   `.invalidConfiguration` for options out of range.
-    public static func analyze(audio: URL?, accelerometer: URL? = nil,
-                               startTime: Date = Date(timeIntervalSince1970: 0),
-                               options: BreathingAnalysisOptions = BreathingAnalysisOptions()) throws -> [BreathingRate]
-    {
+    public static func analyze(
+        audio: URL?, accelerometer: URL? = nil,
+        startTime: Date = Date(timeIntervalSince1970: 0),
+        options: BreathingAnalysisOptions = BreathingAnalysisOptions()
+    ) throws -> [BreathingRate] {
         guard audio != nil || accelerometer != nil else {
             throw SleepCycleSdkError.invalidInput("breathing: give an audio file, an accelerometer file or both")
         }
@@ -38,8 +39,9 @@ public enum BreathingAnalysis {
         var rates: [BreathingRate] = []
         if let audio {
             let reader = try AudioFileReader(url: audio)
-            let resampler = try Resampler(inputRate: reader.sampleRate, outputRate: configuration.sampleRate,
-                                          channelCount: 1)
+            let resampler = try Resampler(
+                inputRate: reader.sampleRate, outputRate: configuration.sampleRate,
+                channelCount: 1)
             let second = Int(configuration.sampleRate)
             var pending: [Float] = []
             var sent = 0

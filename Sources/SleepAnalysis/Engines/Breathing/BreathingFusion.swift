@@ -17,7 +17,9 @@ enum BreathingFusion {
     ///   - audio: The audio estimate.
     ///   - accelerometer: The accelerometer estimate.
     ///   - tolerance: Relative difference under which two rates agree.
-    static func fuse(audio: ModalityEstimate?, accelerometer: ModalityEstimate?, tolerance: Double)
+    static func fuse(
+        audio: ModalityEstimate?, accelerometer: ModalityEstimate?, tolerance: Double
+    )
         -> ModalityEstimate?
     {
         guard let audio else { return accelerometer }
@@ -25,7 +27,8 @@ enum BreathingFusion {
         func agree(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= tolerance * (a + b) / 2 }
         if agree(audio.bpm, motion.bpm) {
             let weight = audio.confidence + motion.confidence
-            let bpm = weight > 0
+            let bpm =
+                weight > 0
                 ? (audio.bpm * audio.confidence + motion.bpm * motion.confidence) / weight
                 : (audio.bpm + motion.bpm) / 2
             return ModalityEstimate(bpm: bpm, confidence: 1 - (1 - audio.confidence) * (1 - motion.confidence))

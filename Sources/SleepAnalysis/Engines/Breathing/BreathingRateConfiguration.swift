@@ -48,8 +48,9 @@ package struct BreathingRateConfiguration: Sendable, Hashable {
         try require(sampleRate >= 4_000, "sampleRate must be at least 4000 Hz")
         try require(windowSeconds >= 20 && windowSeconds <= 600, "windowSeconds must be in 20...600")
         try require(hopSeconds > 0 && hopSeconds <= windowSeconds, "hopSeconds must be in (0, windowSeconds]")
-        try require(minimumWindowSeconds > 0 && minimumWindowSeconds <= windowSeconds,
-                    "minimumWindowSeconds must be in (0, windowSeconds]")
+        try require(
+            minimumWindowSeconds > 0 && minimumWindowSeconds <= windowSeconds,
+            "minimumWindowSeconds must be in (0, windowSeconds]")
         try require(frameSeconds >= 0.02 && frameSeconds <= 0.5, "frameSeconds must be in 0.02...0.5")
         try require(minimumBpm > 0 && maximumBpm > minimumBpm, "need 0 < minimumBpm < maximumBpm")
         try require(60 / minimumBpm * 2 <= windowSeconds + 1e-9, "the window must hold two cycles of the slowest rate")

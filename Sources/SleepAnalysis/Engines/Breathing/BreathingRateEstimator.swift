@@ -59,11 +59,13 @@ package final class BreathingRateEstimator {
         // The windows keep 2 s more than analysed: a batch (or a pause between accelerometer readings) may bring
         // frames past a window's end before the window is analysed.
         let kept = windowFrames + Int((2 * frameRate).rounded())
-        audioWindow = FrameWindow(channelCount: envelope.bandCount, frameSeconds: configuration.frameSeconds,
-                                  capacity: kept)
+        audioWindow = FrameWindow(
+            channelCount: envelope.bandCount, frameSeconds: configuration.frameSeconds,
+            capacity: kept)
         motionWindow = FrameWindow(channelCount: 3, frameSeconds: configuration.frameSeconds, capacity: kept)
-        motionFrames = AccelerometerFrames(frameSeconds: configuration.frameSeconds,
-                                           movementThresholdG: configuration.movementThresholdG)
+        motionFrames = AccelerometerFrames(
+            frameSeconds: configuration.frameSeconds,
+            movementThresholdG: configuration.movementThresholdG)
     }
 
     /// Takes the next second of audio.
@@ -253,12 +255,15 @@ package final class BreathingRateEstimator {
         var out: [BreathingRate] = []
         for index in pending.keys.sorted() where index <= last {
             let window = pending.removeValue(forKey: index)!
-            if let fused = BreathingFusion.fuse(audio: window.audio, accelerometer: window.motion,
-                                                tolerance: configuration.agreementTolerance)
+            if let fused = BreathingFusion.fuse(
+                audio: window.audio, accelerometer: window.motion,
+                tolerance: configuration.agreementTolerance)
             {
                 let time = finalTimes.removeValue(forKey: index) ?? boundaryTime(index)
-                out.append(BreathingRate(timestamp: time, bpm: fused.bpm, confidence: fused.confidence,
-                                         sessionId: sessionId))
+                out.append(
+                    BreathingRate(
+                        timestamp: time, bpm: fused.bpm, confidence: fused.confidence,
+                        sessionId: sessionId))
             }
         }
         if last != Int.max { nextToPublish = max(nextToPublish, last + 1) }

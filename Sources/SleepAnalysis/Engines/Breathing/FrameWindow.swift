@@ -61,8 +61,10 @@ struct FrameWindow {
         let lower = max(firstIndex, lastIndex - wanted + 1)
         guard upper >= lower else { return ([], [], 0) }
         let a = lower - firstIndex, b = upper - firstIndex + 1
-        return (Array(values[(a * channelCount)..<(b * channelCount)]), Array(valid[a..<b]),
-                Double(b - a) * frameSeconds)
+        return (
+            Array(values[(a * channelCount)..<(b * channelCount)]), Array(valid[a..<b]),
+            Double(b - a) * frameSeconds
+        )
     }
 
     private mutating func trim() {

@@ -170,7 +170,8 @@ public final class EventClassifierModel: Sendable {
         } else {
             specs = Array(repeating: header.convolution, count: memberCount)
         }
-        let referenceLogMel = header.convolution == nil
+        let referenceLogMel =
+            header.convolution == nil
             ? [] : try file.tensor("referenceLogMel", count: windowFrames * (header.convolution?.melBands ?? 0))
         var members: [Member] = []
         for (member, spec) in specs.enumerated() {
@@ -207,12 +208,16 @@ public final class EventClassifierModel: Sendable {
             var weights: [[Float]] = []
             var biases: [[Float]] = []
             for layer in 0..<(layerSizes.count - 1) {
-                weights.append(try file.tensor("\(prefix(member))dense\(layer).weight",
-                                               count: layerSizes[layer + 1] * layerSizes[layer]))
+                weights.append(
+                    try file.tensor(
+                        "\(prefix(member))dense\(layer).weight",
+                        count: layerSizes[layer + 1] * layerSizes[layer]))
                 biases.append(try file.tensor("\(prefix(member))dense\(layer).bias", count: layerSizes[layer + 1]))
             }
-            members.append(Member(convolution: front, layerSizes: layerSizes, convolutionWeights: convolutionWeights,
-                                  convolutionBiases: convolutionBiases, weights: weights, biases: biases))
+            members.append(
+                Member(
+                    convolution: front, layerSizes: layerSizes, convolutionWeights: convolutionWeights,
+                    convolutionBiases: convolutionBiases, weights: weights, biases: biases))
         }
         self.members = members
         var outputMembers = [[Int]](repeating: Array(0..<memberCount), count: header.classes.count)
@@ -245,9 +250,10 @@ public final class EventClassifierModel: Sendable {
         guard header.minDurationSeconds >= 0, byType.values.allSatisfy({ $0 >= 0 && $0.isFinite }),
             byType.keys.allSatisfy({ EventType(rawValue: $0) != nil })
         else { throw fail("invalid minimum durations") }
-        minDuration = Dictionary(uniqueKeysWithValues: outputTypes.compactMap { $0 }.map {
-            ($0, byType[$0.rawValue] ?? header.minDurationSeconds)
-        })
+        minDuration = Dictionary(
+            uniqueKeysWithValues: outputTypes.compactMap { $0 }.map {
+                ($0, byType[$0.rawValue] ?? header.minDurationSeconds)
+            })
         mergeGap = header.mergeGapSeconds
         signatureMean = try file.tensor("signatureMean", count: featureCount)
         let projection = try file.tensor("signatureProjection", count: header.signatureDim * featureCount)

@@ -43,7 +43,9 @@ package final class EventDetector {
     ///   - sessionId: The session the events belong to.
     ///   - melBandCount: Mel bands per front-end frame (64).
     /// - Throws: `SleepCycleSdkError.modelIntegrityCheckFailed` when the model does not fit the front end.
-    package init(model: EventClassifierModel, enabledTypes: Set<EventType>, sessionId: UUID, melBandCount: Int = 64) throws {
+    package init(
+        model: EventClassifierModel, enabledTypes: Set<EventType>, sessionId: UUID, melBandCount: Int = 64
+    ) throws {
         self.model = model
         self.enabledTypes = enabledTypes
         self.sessionId = sessionId
@@ -56,8 +58,9 @@ package final class EventDetector {
             guard let type, enabledTypes.contains(type), let on = model.onThreshold[type],
                 let off = model.offThreshold[type]
             else { continue }
-            let tracker = EventHysteresis(onThreshold: on, offThreshold: off, minDuration: model.minDuration[type] ?? 0,
-                                          mergeGap: model.mergeGap)
+            let tracker = EventHysteresis(
+                onThreshold: on, offThreshold: off, minDuration: model.minDuration[type] ?? 0,
+                mergeGap: model.mergeGap)
             trackers.append((index, tracker))
         }
     }
@@ -114,8 +117,9 @@ package final class EventDetector {
         let offset = Int(start - bufferFirstFrame)
         melBuffer.withUnsafeBufferPointer { mel in
             dbBuffer.withUnsafeBufferPointer { db in
-                classifier.classify(logMel: mel.baseAddress! + offset * bands, dbfs: db.baseAddress! + offset,
-                                    frames: frames, firstFrame: start)
+                classifier.classify(
+                    logMel: mel.baseAddress! + offset * bands, dbfs: db.baseAddress! + offset,
+                    frames: frames, firstFrame: start)
             }
         }
         lastWindowStart = start
@@ -124,18 +128,23 @@ package final class EventDetector {
         if batchMaximum == nil {
             batchMaximum = probabilities
         } else {
-            for index in probabilities.indices { batchMaximum![index] = max(batchMaximum![index], probabilities[index]) }
+            for index in probabilities.indices {
+                batchMaximum![index] = max(batchMaximum![index], probabilities[index])
+            }
         }
         let centre = (Double(start) + Double(frames) / 2) * Self.frameSeconds
         let half = Double(model.windowHopFrames) / 2 * Self.frameSeconds
         for position in trackers.indices {
             let index = trackers[position].output
-            let step = trackers[position].tracker.step(probability: probabilities[index], start: centre - half,
-                                                       end: centre + half)
+            let step = trackers[position].tracker.step(
+                probability: probabilities[index], start: centre - half,
+                end: centre + half)
             if let ended = step.ended { emitEnded(ended, output: index) }
             if let started = step.started, let type = model.outputTypes[index] {
-                pending.started.append(EventStartedInfo(type: type, startTime: date(started.start),
-                                                        probability: started.peakProbability))
+                pending.started.append(
+                    EventStartedInfo(
+                        type: type, startTime: date(started.start),
+                        probability: started.peakProbability))
             }
             if step.windowInEvent && index == snoringOutput { signature.add(classifier.features) }
         }
@@ -148,9 +157,11 @@ package final class EventDetector {
             snoreSignature = signature.signature(model: model)
             signature.reset()
         }
-        pending.ended.append(Event(type: type, interval: DateInterval(start: date(span.start), end: date(span.end)),
-                                   probability: Double(span.peakProbability), source: .audio, sessionId: sessionId,
-                                   signature: snoreSignature))
+        pending.ended.append(
+            Event(
+                type: type, interval: DateInterval(start: date(span.start), end: date(span.end)),
+                probability: Double(span.peakProbability), source: .audio, sessionId: sessionId,
+                signature: snoreSignature))
     }
 
     private func date(_ seconds: Double) -> Date {

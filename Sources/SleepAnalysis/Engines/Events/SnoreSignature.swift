@@ -29,7 +29,8 @@ struct SnoreSignatureAccumulator {
         guard count > 0 else { return nil }
         var centred = [Double](repeating: 0, count: sum.count)
         for index in sum.indices {
-            let standardised = (sum[index] / Double(count) - Double(model.featureMean[index]))
+            let standardised =
+                (sum[index] / Double(count) - Double(model.featureMean[index]))
                 / Double(model.featureStd[index])
             centred[index] = standardised - Double(model.signatureMean[index])
         }

@@ -44,9 +44,10 @@ struct StageSequenceModel: Sendable, Codable {
         for index in stride(from: emissions.count - 1, through: 0, by: -1) {
             posteriors[index] = Self.normalised(zip(forward[index], backward).map { $0 * $1 })
             let weighted = zip(emissions[index], backward).map { $0 * $1 }
-            backward = Self.normalised((0..<4).map { from in
-                (0..<4).reduce(0) { $0 + transitions[from][$1] * weighted[$1] }
-            })
+            backward = Self.normalised(
+                (0..<4).map { from in
+                    (0..<4).reduce(0) { $0 + transitions[from][$1] * weighted[$1] }
+                })
         }
         return posteriors
     }

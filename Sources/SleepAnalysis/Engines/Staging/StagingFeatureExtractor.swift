@@ -45,8 +45,10 @@ package struct StagingFeatureExtractor: Sendable {
             names += ["act_rank", "act_log"]
             for direction in directions {
                 names += Self.activityWindows.map { "act_\(direction)_mean_\($0)" }
-                names += ["act_\(direction)_still_20", "act_\(direction)_still_60", "act_\(direction)_maxrank_10",
-                    "act_\(direction)_big_epochs"]
+                names += [
+                    "act_\(direction)_still_20", "act_\(direction)_still_60", "act_\(direction)_maxrank_10",
+                    "act_\(direction)_big_epochs",
+                ]
             }
         }
         if inputs.usesHeartRate {
@@ -121,7 +123,9 @@ package struct StagingFeatureExtractor: Sendable {
     /// log(1 + epochs) to the nearest epoch whose activity is in the night's top 10 %, looking back or ahead.
     private func epochsToBigMovement(_ night: NightSeries, index: Int, end: Int, forward: Bool) -> Double {
         guard let threshold = night.activityDistribution.quantile(Self.bigMovementRank) else { return .nan }
-        let strides = forward ? Array(index..<min(end, index + Self.movementHorizon))
+        let strides =
+            forward
+            ? Array(index..<min(end, index + Self.movementHorizon))
             : Array(stride(from: index, through: max(0, index - Self.movementHorizon + 1), by: -1))
         for position in strides {
             if let value = night.activity[position], value >= threshold, value > 0 {
@@ -138,8 +142,11 @@ package struct StagingFeatureExtractor: Sendable {
         guard let median = distribution.quantile(0.5), let q25 = distribution.quantile(0.25),
             let q75 = distribution.quantile(0.75), let low = distribution.quantile(0.1)
         else {
-            return Array(repeating: .nan, count: 3 + ranges.count * (Self.heartRateWindows.count
-                + 2 * Self.variabilityWindows.count + 2))
+            return Array(
+                repeating: .nan,
+                count: 3 + ranges.count
+                    * (Self.heartRateWindows.count
+                        + 2 * Self.variabilityWindows.count + 2))
         }
         let scale = max((q75 - q25) / 1.349, 1)
         let z: (Int) -> Double? = { position in night.heartRate[position].map { ($0 - median) / scale } }

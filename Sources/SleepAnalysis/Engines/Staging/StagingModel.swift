@@ -99,15 +99,18 @@ public struct StagingModel: Sendable {
         name = file.name
         self.classifiers = classifiers
         sequence = file.sequence
-        decisionWeights = Dictionary(uniqueKeysWithValues: StagingContext.allCases.map {
-            ($0, file.decisionWeights[$0.rawValue] ?? [1, 1, 1, 1])
-        })
-        emissionPriorExponents = Dictionary(uniqueKeysWithValues: StagingContext.allCases.map {
-            ($0, file.emissionPriorExponents[$0.rawValue] ?? 1)
-        })
-        sequenceSmoothing = Dictionary(uniqueKeysWithValues: StagingContext.allCases.map {
-            ($0, file.sequenceSmoothing?[$0.rawValue] ?? true)
-        })
+        decisionWeights = Dictionary(
+            uniqueKeysWithValues: StagingContext.allCases.map {
+                ($0, file.decisionWeights[$0.rawValue] ?? [1, 1, 1, 1])
+            })
+        emissionPriorExponents = Dictionary(
+            uniqueKeysWithValues: StagingContext.allCases.map {
+                ($0, file.emissionPriorExponents[$0.rawValue] ?? 1)
+            })
+        sequenceSmoothing = Dictionary(
+            uniqueKeysWithValues: StagingContext.allCases.map {
+                ($0, file.sequenceSmoothing?[$0.rawValue] ?? true)
+            })
         clockPrior = file.clockPrior
         snoringWakeSuppression = min(max(file.snoringWakeSuppression, 0), 1)
     }

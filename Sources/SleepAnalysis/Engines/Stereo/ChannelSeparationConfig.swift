@@ -128,7 +128,9 @@ public struct ChannelSeparationConfig: Sendable, Hashable, Codable {
     }
 
     /// The settings in force for `type`: the general ones with its overrides applied.
-    package func resolved(for type: EventType) -> (zone: Double, resolution: AmbiguityResolution, minimumConfidence: Double) {
+    package func resolved(
+        for type: EventType
+    ) -> (zone: Double, resolution: AmbiguityResolution, minimumConfidence: Double) {
         let overrides = eventTypeSettings[type]
         return (
             overrides?.ambiguityZone ?? ambiguityZone, overrides?.ambiguityResolution ?? ambiguityResolution,

@@ -74,7 +74,9 @@ package final class StereoEventArbiter {
     /// Creates the arbiter; `makeEngine` makes a channel's events engine whenever the engines (re)start.
     ///
     /// - Throws: the stereo analyser's set-up error.
-    package init(config: ChannelSeparationConfig, makeEngine: @escaping (AnalysisChannel) -> any AudioEventsEngine) throws {
+    package init(
+        config: ChannelSeparationConfig, makeEngine: @escaping (AnalysisChannel) -> any AudioEventsEngine
+    ) throws {
         assigner = StereoEventAssigner(config: config)
         self.makeEngine = makeEngine
         let maximumDelay = max(config.microphoneSpacing / config.speedOfSound * 1.5, 0.001)
@@ -194,8 +196,11 @@ package final class StereoEventArbiter {
     private func announceStarts(_ updates: [EventDetectorOutput], measuredUntil now: Date) {
         for update in updates {
             for start in update.started {
-                let measured = cues(for: start.type, over: DateInterval(start: start.startTime,
-                                                                        end: max(now, start.startTime)))
+                let measured = cues(
+                    for: start.type,
+                    over: DateInterval(
+                        start: start.startTime,
+                        end: max(now, start.startTime)))
                 let assignment = assigner.assign(start.type, cues: measured)
                 for channel in AnalysisChannel.allCases where attached.contains(channel) && assignment.includes(channel)
                 {

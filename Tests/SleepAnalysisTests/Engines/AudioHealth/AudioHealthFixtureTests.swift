@@ -15,8 +15,9 @@ final class AudioHealthFixtureTests: XCTestCase {
         var updates: [AudioHealthUpdate] = []
         var offset = 0
         while let block = try reader.read(maxFrames: 16_000) {
-            updates += monitor.process(samples: block, sampleRate: 16_000,
-                                       startTime: start.addingTimeInterval(Double(offset) / 16_000))
+            updates += monitor.process(
+                samples: block, sampleRate: 16_000,
+                startTime: start.addingTimeInterval(Double(offset) / 16_000))
             offset += block.count
         }
         return (updates, monitor.finish(at: start.addingTimeInterval(Double(offset) / 16_000)))

@@ -13,7 +13,9 @@ final class AudioHealthMonitorTests: XCTestCase {
     }
 
     /// Feeds `samples` in one-second batches; returns each update with the end time of the batch that reported it.
-    private func run(_ monitor: AudioHealthMonitor, _ samples: [Float], from: Date? = nil)
+    private func run(
+        _ monitor: AudioHealthMonitor, _ samples: [Float], from: Date? = nil
+    )
         -> [(update: AudioHealthUpdate, reportedAt: Date)]
     {
         var out: [(AudioHealthUpdate, Date)] = []
@@ -23,9 +25,10 @@ final class AudioHealthMonitorTests: XCTestCase {
         return out
     }
 
-    private func assertCovers(_ statistics: AudioStatistics, from: Date, to: Date, file: StaticString = #filePath,
-                              line: UInt = #line)
-    {
+    private func assertCovers(
+        _ statistics: AudioStatistics, from: Date, to: Date, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         let intervals = statistics.healthIntervals
         XCTAssertEqual(intervals.first?.interval.start, from, file: file, line: line)
         XCTAssertEqual(intervals.last?.interval.end, to, file: file, line: line)
@@ -38,7 +41,8 @@ final class AudioHealthMonitorTests: XCTestCase {
     func test_audioHealth_reports_flatline_within30s_then_healthy_when_mic_goes_dead_and_comes_back() throws {
         // Given 20 s of room tone, 40 s of digital silence, 20 s of room tone
         let monitor = try AudioHealthMonitor(sessionId: UUID())
-        let audio = roomTone(seconds: 20, rms: 0.0005, seed: 1) + [Float](repeating: 0, count: 40 * 16_000)
+        let audio =
+            roomTone(seconds: 20, rms: 0.0005, seed: 1) + [Float](repeating: 0, count: 40 * 16_000)
             + roomTone(seconds: 20, rms: 0.0005, seed: 2)
         // When it is monitored
         let updates = run(monitor, audio)
@@ -57,7 +61,8 @@ final class AudioHealthMonitorTests: XCTestCase {
         let monitor = try AudioHealthMonitor(sessionId: UUID())
         var signals = SyntheticSignals(seed: 3)
         let dither = (0..<(15 * 16_000)).map { _ in (signals.uniform() > 0 ? 1 : 0) / Float(32_768) }
-        let audio = roomTone(seconds: 10, rms: 0.0005, seed: 4) + [Float](repeating: 0.25, count: 15 * 16_000)
+        let audio =
+            roomTone(seconds: 10, rms: 0.0005, seed: 4) + [Float](repeating: 0.25, count: 15 * 16_000)
             + roomTone(seconds: 10, rms: 0.0005, seed: 5) + dither + roomTone(seconds: 5, rms: 0.0005, seed: 6)
         let updates = run(monitor, audio)
         XCTAssertEqual(updates.map(\.update.status), [.healthy, .flatline, .healthy, .flatline, .healthy])
@@ -130,7 +135,8 @@ final class AudioHealthMonitorTests: XCTestCase {
     }
 
     func test_audioHealthConfiguration_rejects_a_flatline_time_beyond_30s() {
-        XCTAssertThrowsError(try AudioHealthMonitor(
-            sessionId: UUID(), configuration: AudioHealthConfiguration(flatlineSeconds: 45)))
+        XCTAssertThrowsError(
+            try AudioHealthMonitor(
+                sessionId: UUID(), configuration: AudioHealthConfiguration(flatlineSeconds: 45)))
     }
 }

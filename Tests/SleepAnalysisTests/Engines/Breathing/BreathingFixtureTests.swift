@@ -61,8 +61,10 @@ final class BreathingFixtureTests: XCTestCase {
         XCTAssertThrowsError(try BreathingAnalysis.analyze(audio: fixture("no_such_file.flac"))) { error in
             guard case SleepCycleSdkError.invalidInput = error else { return XCTFail("\(error)") }
         }
-        XCTAssertThrowsError(try BreathingAnalysis.analyze(
-            audio: fixture("clip_dead_mic.flac"), options: BreathingAnalysisOptions(windowSeconds: 5))) { error in
+        XCTAssertThrowsError(
+            try BreathingAnalysis.analyze(
+                audio: fixture("clip_dead_mic.flac"), options: BreathingAnalysisOptions(windowSeconds: 5))
+        ) { error in
             guard case SleepCycleSdkError.invalidConfiguration = error else { return XCTFail("\(error)") }
         }
     }

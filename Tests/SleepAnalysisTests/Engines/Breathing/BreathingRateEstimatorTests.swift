@@ -7,7 +7,9 @@ import XCTest
 final class BreathingRateEstimatorTests: XCTestCase {
     private let start = Date(timeIntervalSince1970: 1_700_000_000)
 
-    private func audioRates(_ samples: [Float], configuration: BreathingRateConfiguration = .init()) throws
+    private func audioRates(
+        _ samples: [Float], configuration: BreathingRateConfiguration = .init()
+    ) throws
         -> [BreathingRate]
     {
         let estimator = try BreathingRateEstimator(sessionId: UUID(), configuration: configuration)

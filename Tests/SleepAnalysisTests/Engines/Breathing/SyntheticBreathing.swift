@@ -61,16 +61,18 @@ struct SyntheticSignals {
             AudioBatch(
                 firstSampleIndex: Int64(offset), startTime: start.addingTimeInterval(Double(offset) / Double(rate)),
                 samples: Array(samples[offset..<min(samples.count, offset + rate)]),
-                features: FeatureBlock(firstFrameIndex: 0, frameCount: 0, melBandCount: 64, logMel: [], dbSpl: [],
-                                       dbfs: []))
+                features: FeatureBlock(
+                    firstFrameIndex: 0, frameCount: 0, melBandCount: 64, logMel: [], dbSpl: [],
+                    dbfs: []))
         }
     }
 
     /// Accelerometer readings of a phone on a mattress at `hz`: gravity on z, chest motion at `bpm` of
     /// `amplitudeG`, sensor noise, and a movement burst from `movementAt` for 4 s if given.
-    mutating func accelerometer(seconds: Double, bpm: Double, amplitudeG: Double, hz: Double = 20, start: Date,
-                                movementAt: Double? = nil) -> [AccelerometerSample]
-    {
+    mutating func accelerometer(
+        seconds: Double, bpm: Double, amplitudeG: Double, hz: Double = 20, start: Date,
+        movementAt: Double? = nil
+    ) -> [AccelerometerSample] {
         (0..<Int(seconds * hz)).map { i in
             let t = Double(i) / hz
             let breath = amplitudeG * sin(2 * Double.pi * bpm / 60 * t)

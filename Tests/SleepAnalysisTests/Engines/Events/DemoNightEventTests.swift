@@ -22,8 +22,9 @@ final class DemoNightEventTests: XCTestCase {
         let truthURL = FixturePaths.fixtures.appendingPathComponent("night_short_truth.json")
         let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: truthURL))
         let samples = try EventClipAudio.load(FixturePaths.fixtures.appendingPathComponent("night_short.ogg"))
-        let detector = try EventDetector(model: try EventClassifierModel.bundled(),
-                                         enabledTypes: Set(EventType.allCases), sessionId: UUID())
+        let detector = try EventDetector(
+            model: try EventClassifierModel.bundled(),
+            enabledTypes: Set(EventType.allCases), sessionId: UUID())
         let outputs = try EventTestSignals.run(detector, samples)
         return (outputs.flatMap(\.ended), truth.events)
     }
@@ -37,8 +38,10 @@ final class DemoNightEventTests: XCTestCase {
         let snores = found.filter { $0.type == .snoring }
         // Each episode has about 39 snores (one per breath at 12.5-13 breaths/min for 3 minutes): most are found.
         for episode in episodes {
-            let inside = snores.filter { seconds($0.interval.start) >= episode.start_s - 1
-                && seconds($0.interval.end) <= episode.end_s + 2 }
+            let inside = snores.filter {
+                seconds($0.interval.start) >= episode.start_s - 1
+                    && seconds($0.interval.end) <= episode.end_s + 2
+            }
             XCTAssertGreaterThanOrEqual(inside.count, 25, "episode at \(episode.start_s) s")
         }
         // Snoring is reported inside the episodes only.
@@ -51,8 +54,11 @@ final class DemoNightEventTests: XCTestCase {
             outside.count, 2, "snoring outside the episodes at \(outside.map { seconds($0.interval.start) })")
         // Each sleep-talking phrase overlaps a talking event.
         for phrase in truth.filter({ $0.type == "talking" }) {
-            XCTAssertTrue(found.contains { $0.type == .talking && seconds($0.interval.end) >= phrase.start_s
-                && seconds($0.interval.start) <= phrase.end_s }, "phrase at \(phrase.start_s) s")
+            XCTAssertTrue(
+                found.contains {
+                    $0.type == .talking && seconds($0.interval.end) >= phrase.start_s
+                        && seconds($0.interval.start) <= phrase.end_s
+                }, "phrase at \(phrase.start_s) s")
         }
         // Sounds the night does not contain (the breathing between snores is not water, wind or traffic).
         let absent: Set<EventType> = [.bird, .cat, .music, .traffic, .water, .wind, .fart]
@@ -65,8 +71,10 @@ final class DemoNightEventTests: XCTestCase {
         let truthSeconds = truth.filter { $0.type == "snoring" }.reduce(0) { $0 + $1.end_s - $1.start_s }
         let eventSeconds = SnoreSessionBuilder(breathGap: 0).snoreTime(from: found)
         let snoreTime = SnoreSessionBuilder().snoreTime(from: found)
-        print(String(format: "demo night snoring time: %.0f s (the events alone %.0f s; truth %.0f s)",
-                     snoreTime, eventSeconds, truthSeconds))
+        print(
+            String(
+                format: "demo night snoring time: %.0f s (the events alone %.0f s; truth %.0f s)",
+                snoreTime, eventSeconds, truthSeconds))
         // The snores themselves fill about a third of each episode; the stretches span the episodes.
         XCTAssertLessThan(eventSeconds, 0.5 * truthSeconds)
         XCTAssertEqual(snoreTime, truthSeconds, accuracy: 0.1 * truthSeconds)

@@ -26,7 +26,9 @@ final class EventBandTimeNetworkTests: XCTestCase {
 
     /// One 3 x 3 convolution with zero padding and ReLU over `input` (steps x bands x inputs, channel fastest);
     /// weights in the training layout (outputs x inputs x 3 bands x 3 steps).
-    private func convolve(_ input: [Float], steps: Int, bands: Int, inputs: Int, weights: [Float], bias: [Float])
+    private func convolve(
+        _ input: [Float], steps: Int, bands: Int, inputs: Int, weights: [Float], bias: [Float]
+    )
         -> [Float]
     {
         let outputs = bias.count
@@ -103,11 +105,13 @@ final class EventBandTimeNetworkTests: XCTestCase {
         let statStd = values(stats, seed: 10, scale: 0.4).map { 1 + $0 }
 
         // Direct computation.
-        var activations = convolve(input, steps: steps, bands: bands, inputs: 1, weights: convWeights[0],
-                                   bias: convBiases[0])
+        var activations = convolve(
+            input, steps: steps, bands: bands, inputs: 1, weights: convWeights[0],
+            bias: convBiases[0])
         activations = pool(activations, steps: steps, bands: bands, channels: channels[0])
-        activations = convolve(activations, steps: steps / 2, bands: bands / 2, inputs: channels[0],
-                               weights: convWeights[1], bias: convBiases[1])
+        activations = convolve(
+            activations, steps: steps / 2, bands: bands / 2, inputs: channels[0],
+            weights: convWeights[1], bias: convBiases[1])
         let positions = (steps / 2) * (bands / 2)
         var summary = [Float](repeating: 0, count: 2 * channels[1])
         for c in 0..<channels[1] {

@@ -5,9 +5,13 @@ import XCTest
 
 final class EventClassifierModelTests: XCTestCase {
     private func bundledBytes() throws -> Data {
-        guard let url = Bundle.module.url(forResource: "events", withExtension: "bin", subdirectory: "Models")
-            ?? Bundle.allBundles.lazy.compactMap({ $0.url(forResource: "events", withExtension: "bin",
-                                                                subdirectory: "Models") }).first
+        guard
+            let url = Bundle.module.url(forResource: "events", withExtension: "bin", subdirectory: "Models")
+                ?? Bundle.allBundles.lazy.compactMap({
+                    $0.url(
+                        forResource: "events", withExtension: "bin",
+                        subdirectory: "Models")
+                }).first
         else {
             return try Data(contentsOf: try XCTUnwrap(Self.repositoryModel))
         }

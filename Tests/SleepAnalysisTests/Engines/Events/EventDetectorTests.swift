@@ -53,9 +53,11 @@ final class EventDetectorTests: XCTestCase {
     /// the clip, and the snoring events cover most of each clip (at least 60 % on average). (The clips are in the shipped model's training set:
     /// this checks the engine's timing on realistic mixtures, not accuracy; that is cross-validated.)
     func test_detector_coversSnoringEpisodes_inBedroomMixes() throws {
-        let names = ["esc50_snoring_4-180337-A-28", "esc50_snoring_4-183882-A-28", "esc50_snoring_4-183882-B-28",
-                     "esc50_snoring_4-184235-A-28", "esc50_snoring_4-184237-A-28", "esc50_snoring_4-191297-A-28",
-                     "esc50_snoring_4-197454-A-28", "esc50_snoring_4-197454-B-28", "soundmonster_snore_loop"]
+        let names = [
+            "esc50_snoring_4-180337-A-28", "esc50_snoring_4-183882-A-28", "esc50_snoring_4-183882-B-28",
+            "esc50_snoring_4-184235-A-28", "esc50_snoring_4-184237-A-28", "esc50_snoring_4-191297-A-28",
+            "esc50_snoring_4-197454-A-28", "esc50_snoring_4-197454-B-28", "soundmonster_snore_loop",
+        ]
         var coverages: [Double] = [], snoreTimes: [Double] = []
         for name in names {
             guard let clip = try EventTestSignals.sharedClip("snoring/\(name).flac") else {
@@ -66,8 +68,10 @@ final class EventDetectorTests: XCTestCase {
             let mixed = EventTestSignals.mix(EventTestSignals.scaled(clip, toDbfs: -35), into: background, at: 5)
             let found = events(try EventTestSignals.run(try detector(), mixed))
             let spans = found.map {
-                ($0.type, $0.interval.start.timeIntervalSince(EventTestSignals.origin),
-                 $0.interval.end.timeIntervalSince(EventTestSignals.origin))
+                (
+                    $0.type, $0.interval.start.timeIntervalSince(EventTestSignals.origin),
+                    $0.interval.end.timeIntervalSince(EventTestSignals.origin)
+                )
             }
             // A 1-s window hears the clip when its centre is within 0.5 s of it, and stands for its centre ± 0.25 s.
             XCTAssertTrue(spans.allSatisfy { $0.1 >= 4.25 && $0.2 <= 5.75 + clipSeconds }, "\(name): \(spans)")
@@ -81,8 +85,10 @@ final class EventDetectorTests: XCTestCase {
         }
         let mean = coverages.reduce(0, +) / Double(coverages.count)
         let meanSnoreTime = snoreTimes.reduce(0, +) / Double(snoreTimes.count)
-        print(String(format: "snoring events cover %.0f %% of the recorded snoring episodes on average; "
-                     + "snoring time is %.0f %% of their length", 100 * mean, 100 * meanSnoreTime))
+        print(
+            String(
+                format: "snoring events cover %.0f %% of the recorded snoring episodes on average; "
+                    + "snoring time is %.0f %% of their length", 100 * mean, 100 * meanSnoreTime))
         XCTAssertGreaterThanOrEqual(mean, 0.6, "snoring covers \(coverages) of the clips")
         XCTAssertGreaterThanOrEqual(meanSnoreTime, 0.85, "snoring time \(snoreTimes) of the clips' lengths")
     }
@@ -103,8 +109,9 @@ final class EventDetectorTests: XCTestCase {
         guard let clip = try EventTestSignals.sharedClip("snoring/esc50_snoring_4-180337-A-28.flac") else {
             throw XCTSkip("needs ../shared/data (audio clips)")
         }
-        let mixed = EventTestSignals.mix(EventTestSignals.scaled(clip, toDbfs: -35),
-                                         into: EventTestSignals.roomTone(seconds: 12, level: -62), at: 3)
+        let mixed = EventTestSignals.mix(
+            EventTestSignals.scaled(clip, toDbfs: -35),
+            into: EventTestSignals.roomTone(seconds: 12, level: -62), at: 3)
         let enabled: Set<EventType> = [.coughing, .talking]
         let outputs = try EventTestSignals.run(try detector(enabled), mixed)
         XCTAssertTrue(events(outputs).allSatisfy { enabled.contains($0.type) })
@@ -120,8 +127,9 @@ final class EventDetectorTests: XCTestCase {
         guard let clip = try EventTestSignals.sharedClip("snoring/esc50_snoring_4-180337-A-28.flac") else {
             throw XCTSkip("needs ../shared/data (audio clips)")
         }
-        let mixed = EventTestSignals.mix(EventTestSignals.scaled(clip, toDbfs: -35),
-                                         into: EventTestSignals.roomTone(seconds: 12, level: -62), at: 3)
+        let mixed = EventTestSignals.mix(
+            EventTestSignals.scaled(clip, toDbfs: -35),
+            into: EventTestSignals.roomTone(seconds: 12, level: -62), at: 3)
         let outputs = try EventTestSignals.run(try detector([.snoring]), mixed)
         let started = outputs.flatMap(\.started)
         let ended = outputs.flatMap(\.ended)

@@ -57,8 +57,9 @@ final class EventEnsembleTests: XCTestCase {
         // A gate above it: the first member's output stands.
         cascade.header["cascadeGate"] = min(0.999, Double(heard) * 1.1 + 0.001)
         XCTAssertEqual(try reference(cascade), first)
-        XCTAssertEqual(try EventClassifierModel(data: try cascade.data()).cascadeGate,
-                       Float(min(0.999, Double(heard) * 1.1 + 0.001)))
+        XCTAssertEqual(
+            try EventClassifierModel(data: try cascade.data()).cascadeGate,
+            Float(min(0.999, Double(heard) * 1.1 + 0.001)))
     }
 
     func test_load_refusesAGateOutsideZeroToOne_orWithOneMember() throws {

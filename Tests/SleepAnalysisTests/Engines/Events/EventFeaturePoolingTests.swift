@@ -54,12 +54,14 @@ final class EventFeaturePoolingTests: XCTestCase {
                 for window in windows {
                     let offset = Int(window.start)
                     expected.withUnsafeMutableBufferPointer {
-                        fresh.pool(logMel: mel.baseAddress! + offset * bands, dbfs: db.baseAddress! + offset,
-                                   frames: window.frames, into: $0.baseAddress!)
+                        fresh.pool(
+                            logMel: mel.baseAddress! + offset * bands, dbfs: db.baseAddress! + offset,
+                            frames: window.frames, into: $0.baseAddress!)
                     }
                     actual.withUnsafeMutableBufferPointer {
-                        kept.pool(logMel: mel.baseAddress! + offset * bands, dbfs: db.baseAddress! + offset,
-                                  frames: window.frames, firstFrame: window.start, into: $0.baseAddress!)
+                        kept.pool(
+                            logMel: mel.baseAddress! + offset * bands, dbfs: db.baseAddress! + offset,
+                            frames: window.frames, firstFrame: window.start, into: $0.baseAddress!)
                     }
                     XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "window at \(window.start)")
                     compared += 1

@@ -5,16 +5,20 @@ import XCTest
 /// Hysteresis, minimum duration and gap merging on synthetic probability sequences (windows every 0.5 s).
 final class EventHysteresisTests: XCTestCase {
     /// Feeds probabilities at 0.5-s steps (each window spans its 0.5 s) and collects started/ended spans.
-    private func run(_ probabilities: [Float], minDuration: Double = 0.5, mergeGap: Double = 1.0)
+    private func run(
+        _ probabilities: [Float], minDuration: Double = 0.5, mergeGap: Double = 1.0
+    )
         -> (started: [EventHysteresis.Span], ended: [EventHysteresis.Span])
     {
-        var tracker = EventHysteresis(onThreshold: 0.5, offThreshold: 0.3, minDuration: minDuration,
-                                      mergeGap: mergeGap)
+        var tracker = EventHysteresis(
+            onThreshold: 0.5, offThreshold: 0.3, minDuration: minDuration,
+            mergeGap: mergeGap)
         var started: [EventHysteresis.Span] = []
         var ended: [EventHysteresis.Span] = []
         for (index, probability) in probabilities.enumerated() {
-            let step = tracker.step(probability: probability, start: Double(index) * 0.5,
-                                    end: Double(index + 1) * 0.5)
+            let step = tracker.step(
+                probability: probability, start: Double(index) * 0.5,
+                end: Double(index + 1) * 0.5)
             if let span = step.started { started.append(span) }
             if let span = step.ended { ended.append(span) }
         }

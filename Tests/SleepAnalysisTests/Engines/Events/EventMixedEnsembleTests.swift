@@ -90,8 +90,9 @@ final class EventMixedEnsembleTests: XCTestCase {
         let snoring = try XCTUnwrap(classes.firstIndex(of: "snoring"))
         XCTAssertEqual(combined[snoring], (outputs[0][snoring] + outputs[1][snoring]) / 2, accuracy: 1e-6)
         for index in combined.indices where index != snoring {
-            XCTAssertEqual(combined[index], (outputs[0][index] + outputs[1][index] + outputs[2][index]) / 3,
-                           accuracy: 1e-6)
+            XCTAssertEqual(
+                combined[index], (outputs[0][index] + outputs[1][index] + outputs[2][index]) / 3,
+                accuracy: 1e-6)
         }
         XCTAssertNotEqual(combined[snoring], (outputs[0][snoring] + outputs[1][snoring] + outputs[2][snoring]) / 3)
     }
@@ -100,7 +101,9 @@ final class EventMixedEnsembleTests: XCTestCase {
         let bandTime = try EventModelFileParts.bundledFirstNetwork()
         let first = try reference(bandTime)
         let heard = try XCTUnwrap(first.dropFirst().max())
-        var parts = ensemble([bandTime, try bandTime.raisingOutputBias(of: "snoring", by: 3), try overTimeNetwork(from: bandTime)])
+        var parts = ensemble([
+            bandTime, try bandTime.raisingOutputBias(of: "snoring", by: 3), try overTimeNetwork(from: bandTime),
+        ])
         parts.header["memberTypes"] = ["snoring": [0, 1]]
         parts.header["cascadeGate"] = min(0.999, Double(heard) * 1.1 + 0.001)
         XCTAssertEqual(try reference(parts), first)
@@ -116,8 +119,10 @@ final class EventMixedEnsembleTests: XCTestCase {
         missingFront.header["memberConvolutions"] = [bandTime.header["convolution"] as Any]
         assertIntegrityFailure(missingFront, "one front for two members")
         var otherFirst = valid
-        otherFirst.header["memberConvolutions"] = [overTime.header["convolution"] as Any,
-                                                   overTime.header["convolution"] as Any]
+        otherFirst.header["memberConvolutions"] = [
+            overTime.header["convolution"] as Any,
+            overTime.header["convolution"] as Any,
+        ]
         assertIntegrityFailure(otherFirst, "the first front differs from `convolution`")
         var otherBands = valid
         let thirtyTwoBands: [String: Any] = ["melBands": 32, "bandGroup": 1, "frameGroup": 4, "channels": [4, 6]]

@@ -89,7 +89,8 @@ final class EventNetworkTests: XCTestCase {
     // MARK: - Version-2 header
 
     /// The bundled model's bytes with its JSON header changed by `edit` (and its file version, when given).
-    private func bundledModel(editingHeader edit: (inout [String: Any]) -> Void, version: UInt32? = nil) throws -> Data {
+    private func bundledModel(editingHeader edit: (inout [String: Any]) -> Void, version: UInt32? = nil) throws -> Data
+    {
         var parts = try EventModelFileParts.bundled()
         edit(&parts.header)
         if let version { parts.version = version }
@@ -163,18 +164,20 @@ final class EventNetworkTests: XCTestCase {
         guard let clip = try EventTestSignals.sharedClip("snoring/esc50_snoring_4-180337-A-28.flac") else {
             throw XCTSkip("needs ../shared/data (audio clips)")
         }
-        let mixed = EventTestSignals.mix(EventTestSignals.scaled(clip, toDbfs: -35),
-                                         into: EventTestSignals.roomTone(seconds: 16, level: -62), at: 6)
+        let mixed = EventTestSignals.mix(
+            EventTestSignals.scaled(clip, toDbfs: -35),
+            into: EventTestSignals.roomTone(seconds: 16, level: -62), at: 6)
         func snoringEvents(_ model: EventClassifierModel) throws -> Int {
             let detector = try EventDetector(model: model, enabledTypes: [.snoring], sessionId: UUID())
             return try EventTestSignals.run(detector, mixed).flatMap(\.ended).filter { $0.type == .snoring }.count
         }
         XCTAssertGreaterThan(try snoringEvents(try EventClassifierModel.bundled()), 0)
-        let strict = try EventClassifierModel(data: try bundledModel { header in
-            var durations = header["minDurationSecondsByType"] as? [String: Double] ?? [:]
-            durations["snoring"] = 30
-            header["minDurationSecondsByType"] = durations
-        })
+        let strict = try EventClassifierModel(
+            data: try bundledModel { header in
+                var durations = header["minDurationSecondsByType"] as? [String: Double] ?? [:]
+                durations["snoring"] = 30
+                header["minDurationSecondsByType"] = durations
+            })
         XCTAssertEqual(try snoringEvents(strict), 0)
     }
 }

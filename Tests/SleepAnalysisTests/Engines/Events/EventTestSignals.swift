@@ -1,5 +1,4 @@
 import Foundation
-
 import TestSupport
 
 @testable import SleepAnalysis
@@ -113,9 +112,11 @@ enum EventTestSignals {
         while offset < samples.count {
             let end = min(samples.count, offset + AudioBatch.standardLength)
             let block = frontEnd.process(Array(samples[offset..<end]))
-            outputs.append(detector.process(features: block,
-                                            batchStart: origin.addingTimeInterval(Double(offset) / Double(sampleRate)),
-                                            firstSampleIndex: Int64(offset)))
+            outputs.append(
+                detector.process(
+                    features: block,
+                    batchStart: origin.addingTimeInterval(Double(offset) / Double(sampleRate)),
+                    firstSampleIndex: Int64(offset)))
             offset = end
         }
         outputs.append(detector.finish())

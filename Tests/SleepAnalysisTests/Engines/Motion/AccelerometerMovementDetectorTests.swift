@@ -59,8 +59,10 @@ final class AccelerometerMovementDetectorTests: XCTestCase {
         for rate in [10.0, 50.0] {
             for seed: UInt64 in [1, 2] {
                 let events = try movements(trace(seconds: 7_200, rate: rate, seed: seed))
-                XCTAssertEqual(events.count, 0, "\(rate) Hz, seed \(seed): movements at "
-                    + "\(events.map { Int($0.interval.start.timeIntervalSince(start)) }) s")
+                XCTAssertEqual(
+                    events.count, 0,
+                    "\(rate) Hz, seed \(seed): movements at "
+                        + "\(events.map { Int($0.interval.start.timeIntervalSince(start)) }) s")
             }
         }
     }

@@ -64,8 +64,9 @@ final class ActivityCounterTests: XCTestCase {
         counter.add(samples(seconds: 75, rate: 50, amplitude: 0.05))
 
         // When / Then: at 61 s, epochs 0 and 1 have ended; epoch 2 is open until 90 s.
-        XCTAssertEqual(counter.closeEpochs(through: start.addingTimeInterval(61)).map(\.timestamp),
-                       [start, start.addingTimeInterval(30)])
+        XCTAssertEqual(
+            counter.closeEpochs(through: start.addingTimeInterval(61)).map(\.timestamp),
+            [start, start.addingTimeInterval(30)])
         XCTAssertEqual(counter.closeEpochs(through: start.addingTimeInterval(61)), [])
         XCTAssertEqual(counter.finish().map(\.timestamp), [start.addingTimeInterval(60)])
     }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SleepAnalysis
 import XCTest
+
+@testable import SleepAnalysis
 
 final class SleepStagerTests: XCTestCase {
     private static let model: StagingModel? = try? StagingModel.bundled()

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SleepAnalysis
 import XCTest
+
+@testable import SleepAnalysis
 
 final class StagingInternalsTests: XCTestCase {
     private let sequence = StageSequenceModel(

@@ -39,7 +39,8 @@ final class StagingModelTests: XCTestCase {
     }
 
     func test_load_throws_integrityCheckFailed_for_another_format() throws {
-        let url = try temporaryFile("""
+        let url = try temporaryFile(
+            """
             {"format":"other","name":"x","stages":[],"variants":[],"sequence":{"initial":[],"transitions":[],
             "classPriors":[]},"decisionWeights":{},"emissionPriorExponents":{},
             "clockPrior":{"binHours":1,"probabilities":[]},"snoringWakeSuppression":0}

@@ -16,9 +16,11 @@ enum SyntheticNight {
             let base = awake ? 40.0 : (index % 13 == 0 ? 8 : 0.5)
             let activity = base * (0.5 + generator.next()) * activityScale
             let bpm = (awake ? 72.0 : 56 + 6 * sin(Double(index) / 15)) + 2 * generator.next()
-            let cues = audio ? AudioEpochCues(
-                snoringFraction: awake ? 0 : (index % 5 == 0 ? 0.4 : 0), movementSoundCount: awake ? 3 : 0,
-                meanDbA: awake ? 38 : 31) : nil
+            let cues =
+                audio
+                ? AudioEpochCues(
+                    snoringFraction: awake ? 0 : (index % 5 == 0 ? 0.4 : 0), movementSoundCount: awake ? 3 : 0,
+                    meanDbA: awake ? 38 : 31) : nil
             return EpochFeatures(
                 start: start.addingTimeInterval(Double(index) * 30), activityCount: activity,
                 heartRate: heartRate ? HeartRateEpochStats(meanBpm: bpm, standardDeviation: 1.5, sampleCount: 6) : nil,

@@ -1,7 +1,7 @@
+import SleepAnalysisEvaluation
 import XCTest
 
 @testable import SleepAnalysis
-import SleepAnalysisEvaluation
 
 final class EventClipEvaluatorTests: XCTestCase {
     func test_report_scoresPrecisionRecallAndConfusion() {
@@ -25,10 +25,12 @@ final class EventClipEvaluatorTests: XCTestCase {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
         var lines = ["class\tfile\tgroup"]
-        try EventTestSignals.writeWav(EventTestSignals.roomTone(seconds: 3, level: -60),
-                                      to: root.appendingPathComponent("a.wav"))
-        try EventTestSignals.writeWav(EventTestSignals.fanNoise(seconds: 2, level: -50),
-                                      to: root.appendingPathComponent("b.wav"))
+        try EventTestSignals.writeWav(
+            EventTestSignals.roomTone(seconds: 3, level: -60),
+            to: root.appendingPathComponent("a.wav"))
+        try EventTestSignals.writeWav(
+            EventTestSignals.fanNoise(seconds: 2, level: -50),
+            to: root.appendingPathComponent("b.wav"))
         lines += ["other\ta.wav\tg1", "breathing\tb.wav\tg2"]
         if let snore = try EventTestSignals.sharedClip("snoring/esc50_snoring_4-180337-A-28.flac") {
             try EventTestSignals.writeWav(snore, to: root.appendingPathComponent("s.wav"))

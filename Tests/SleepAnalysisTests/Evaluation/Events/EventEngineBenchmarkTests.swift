@@ -1,9 +1,9 @@
 import Foundation
+import SleepAnalysisEvaluation
 import TestSupport
 import XCTest
 
 @testable import SleepAnalysis
-import SleepAnalysisEvaluation
 
 /// The events benchmark (`sleepanalysis-bench events`) counts what it runs: every window once, and with the
 /// shipped cascade the second network only on windows where the first hears something.

@@ -61,8 +61,9 @@ final class WalchStagingTests: XCTestCase {
         let four = try XCTUnwrap(json["fourClass"] as? [String: Any])
         XCTAssertNotNil(four["accuracy"] as? Double)
         XCTAssertNotNil(four["kappa"] as? Double)
-        XCTAssertEqual(Set((four["perStageRecall"] as? [String: Double])?.keys ?? [:].keys),
-                       ["awake", "light", "deep", "rem"])
+        XCTAssertEqual(
+            Set((four["perStageRecall"] as? [String: Double])?.keys ?? [:].keys),
+            ["awake", "light", "deep", "rem"])
         let three = try XCTUnwrap(json["threeClass"] as? [String: Any])
         XCTAssertNotNil(three["kappa"] as? Double)
         let sleepWake = try XCTUnwrap(json["sleepWake"] as? [String: Any])

@@ -6,7 +6,9 @@ import XCTest
 final class ChronoTypeTests: XCTestCase {
     /// Two weeks: work nights (Sunday to Thursday) and free nights (Friday, Saturday) with given onsets and
     /// durations; night `k` starts `k` days before Tuesday 2026-12-01 (day -1 is Monday night).
-    private func twoWeeks(workOnset: Double, workHours: Double, freeOnset: Double, freeHours: Double)
+    private func twoWeeks(
+        workOnset: Double, workHours: Double, freeOnset: Double, freeHours: Double
+    )
         -> [SleepScoreHistoryEntry]
     {
         (1...14).map { back -> SleepScoreHistoryEntry in
