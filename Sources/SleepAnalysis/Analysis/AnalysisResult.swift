@@ -27,10 +27,13 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
     /// The smart alarm's life-cycle events during the session (armed, triggered), in order. Not part of the
     /// `Codable` form; `SmartAlarmEvent.json` gives each one's JSON.
     public var smartAlarmEvents: [SmartAlarmEvent] = []
+    /// What the input lowered (a low sample rate, repaired samples, sensor readings outside the recording), in
+    /// the order found; empty for clean input. Encoded only when not empty.
+    public var warnings: [AnalysisWarning] = []
 
     private enum CodingKeys: String, CodingKey {
         case sessionId, startTime, endTime, timeZone, events, breathingRates, sleepStageIntervals
-        case realTimeSleepStageIntervals, sleepStagePredictions, statistics, audioStatistics
+        case realTimeSleepStageIntervals, sleepStagePredictions, statistics, audioStatistics, warnings
     }
 
     /// Creates a result.
@@ -49,12 +52,13 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
     ///   - audioStatistics: Audio input health, when audio was analysed.
     ///   - smartAlarmEvents: The smart alarm's life-cycle events during the session (armed, triggered), in order. Not
     ///     part of the `Codable` form; `SmartAlarmEvent.json` gives each one's JSON.
+    ///   - warnings: What the input lowered, in the order found.
     public init(
         sessionId: UUID, startTime: Date, endTime: Date, timeZone: TimeZone = .current, events: [Event] = [],
         breathingRates: [BreathingRate] = [], sleepStageIntervals: [SleepStageInterval] = [],
         realTimeSleepStageIntervals: [SleepStageInterval] = [], sleepStagePredictions: [SleepStagePrediction] = [],
         statistics: SleepStatistics? = nil, audioStatistics: AudioStatistics? = nil,
-        smartAlarmEvents: [SmartAlarmEvent] = []
+        smartAlarmEvents: [SmartAlarmEvent] = [], warnings: [AnalysisWarning] = []
     ) {
         self.sessionId = sessionId
         self.startTime = startTime
@@ -68,5 +72,41 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
         self.statistics = statistics
         self.audioStatistics = audioStatistics
         self.smartAlarmEvents = smartAlarmEvents
+        self.warnings = warnings
+    }
+
+    /// Decodes a result; one encoded before warnings existed has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sessionId = try container.decode(UUID.self, forKey: .sessionId)
+        startTime = try container.decode(Date.self, forKey: .startTime)
+        endTime = try container.decode(Date.self, forKey: .endTime)
+        timeZone = try container.decode(TimeZone.self, forKey: .timeZone)
+        events = try container.decode([Event].self, forKey: .events)
+        breathingRates = try container.decode([BreathingRate].self, forKey: .breathingRates)
+        sleepStageIntervals = try container.decode([SleepStageInterval].self, forKey: .sleepStageIntervals)
+        realTimeSleepStageIntervals = try container.decode(
+            [SleepStageInterval].self, forKey: .realTimeSleepStageIntervals)
+        sleepStagePredictions = try container.decode([SleepStagePrediction].self, forKey: .sleepStagePredictions)
+        statistics = try container.decodeIfPresent(SleepStatistics.self, forKey: .statistics)
+        audioStatistics = try container.decodeIfPresent(AudioStatistics.self, forKey: .audioStatistics)
+        warnings = try container.decodeIfPresent([AnalysisWarning].self, forKey: .warnings) ?? []
+    }
+
+    /// Encodes the result; `warnings` only when there are some, so clean nights encode as before.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sessionId, forKey: .sessionId)
+        try container.encode(startTime, forKey: .startTime)
+        try container.encode(endTime, forKey: .endTime)
+        try container.encode(timeZone, forKey: .timeZone)
+        try container.encode(events, forKey: .events)
+        try container.encode(breathingRates, forKey: .breathingRates)
+        try container.encode(sleepStageIntervals, forKey: .sleepStageIntervals)
+        try container.encode(realTimeSleepStageIntervals, forKey: .realTimeSleepStageIntervals)
+        try container.encode(sleepStagePredictions, forKey: .sleepStagePredictions)
+        try container.encodeIfPresent(statistics, forKey: .statistics)
+        try container.encodeIfPresent(audioStatistics, forKey: .audioStatistics)
+        if !warnings.isEmpty { try container.encode(warnings, forKey: .warnings) }
     }
 }

@@ -156,7 +156,8 @@ extension SleepAnalyzer {
         guard let pipeline, activeSessions[sessionId] != nil else { throw SleepCycleSdkError.analysisNotActive }
         let end = at ?? (pipeline.source.isFinite ? nil : clock.now)
         let outcome = try await pipeline.perform { core -> (AnalysisResult?, SleepCycleSdkError?) in
-            let result = core.remove(sessionId)?.finish(at: end)
+            var result = core.remove(sessionId)?.finish(at: end)
+            result?.warnings = core.inputWarnings
             return (result, core.inputError ?? core.sourceError)
         }
         activeSessions[sessionId] = nil

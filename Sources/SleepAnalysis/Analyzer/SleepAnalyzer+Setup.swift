@@ -55,6 +55,7 @@ extension SleepAnalyzer {
             let models = try LoadedModels(provisioned: provisioned, features: license.features)
             let journal = try SessionJournal(
                 databaseURL: locations.stateDirectory.appendingPathComponent("journal.sqlite"))
+            if let previous = context?.directoryLock, previous !== directoryLock { previous.release() }
             context = AnalyzerContext(
                 license: license, locations: locations, logger: logger, telemetry: reporter, models: models,
                 provisioner: provisioner, journal: journal, directoryLock: directoryLock)
@@ -97,6 +98,7 @@ extension SleepAnalyzer {
                 context?.telemetry.failure("clear", error)
             }
         }
+        context?.directoryLock.release()
         context = nil
         featureGate.set(nil)
         state = .uninitialized

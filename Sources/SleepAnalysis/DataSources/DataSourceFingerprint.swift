@@ -40,6 +40,8 @@ public struct DataSourceFingerprint: Sendable, Hashable, Codable {
     /// A file's identity: its name, its length, and a digest of its first and last 64 KiB (nil when unreadable).
     static func identity(of url: URL) -> String {
         let name = url.lastPathComponent
+        // Opening a FIFO would block until a writer comes; special files are refused when the source starts.
+        if let kind = RegularFileCheck.specialKind(of: url.path) { return "\(name) (\(kind))" }
         guard let handle = try? FileHandle(forReadingFrom: url) else { return "\(name) (unreadable)" }
         defer { try? handle.close() }
         let window = 65_536

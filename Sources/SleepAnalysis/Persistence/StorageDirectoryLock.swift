@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,11 +9,13 @@ import Foundation
 /// session journal: the second gets a clear error instead of resuming or overwriting the first one's sessions.
 ///
 /// The hold is an advisory `flock` on `<directory>/analyzer.lock`; the kernel releases it when the holder's
-/// process ends, however it ends, so a killed process never leaves the directory locked.
+/// process ends, however it ends, so a killed process never leaves the directory locked. The owner releases it
+/// with `release()` when it is done (deinitialize), whoever else still holds a reference to this object.
 final class StorageDirectoryLock: Sendable {
     /// The lock file.
     let url: URL
-    private let descriptor: Int32
+    /// The open lock file, or nil once released.
+    private let descriptor: Mutex<Int32?>
 
     /// Takes the hold on `directory`.
     ///
@@ -34,11 +37,20 @@ final class StorageDirectoryLock: Sendable {
             }
             throw SleepCycleSdkError.storageFailure("cannot lock \(url.path): \(String(cString: strerror(reason)))")
         }
-        self.descriptor = descriptor
+        self.descriptor = Mutex(descriptor)
+    }
+
+    /// Gives the directory up: another analyzer may take it at once. Further calls do nothing.
+    func release() {
+        descriptor.withLock { held in
+            guard let open = held else { return }
+            flock(open, LOCK_UN)
+            close(open)
+            held = nil
+        }
     }
 
     deinit {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+        release()
     }
 }

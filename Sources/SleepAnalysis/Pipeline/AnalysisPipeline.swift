@@ -88,6 +88,8 @@ final class AnalysisPipeline: Sendable {
         /// Where analysis stopped because of bad input, if it did.
         private(set) var inputError: SleepCycleSdkError?
         private var analysedSamples: Int64 = 0
+        /// What the input's quality costs the results.
+        private var inputQuality = InputQualityMonitor()
         /// A replayed two-sleeper recording keeps its first batches (both channels), so that a session started
         /// on a channel shortly after the source still covers the recording from its start; nil once the
         /// recording is past `earlyReplayLimit` (or for other sources).
@@ -123,6 +125,11 @@ final class AnalysisPipeline: Sendable {
         /// Where a session started now on a channel begins: the start of a replayed stereo recording while its
         /// first batches are kept, the end of the analysed audio otherwise.
         var channelSessionStart: Date { earlyBatches != nil ? source.startTime : analysedUntil }
+
+        /// What the input so far lowers in the results (low sample rate, repaired samples, unused sensor files).
+        var inputWarnings: [AnalysisWarning] {
+            inputQuality.warnings(start: source.startTime, audioEnd: analysedSamples > 0 ? analysedUntil : nil)
+        }
 
         /// Adds a session.
         func add(_ session: SessionProcessor) {
@@ -180,7 +187,8 @@ final class AnalysisPipeline: Sendable {
 
         private func handle(_ data: SensorData) throws {
             switch data {
-            case .audio(let chunk):
+            case .audio(var chunk):
+                inputQuality.inspect(&chunk)
                 if assembler == nil {
                     let made = try BatchAssembler(
                         sourceRate: chunk.sampleRate, sourceChannelCount: chunk.channelCount, layout: layout)
@@ -190,10 +198,14 @@ final class AnalysisPipeline: Sendable {
                 guard let assembler else { return }
                 for batch in try assembler.append(chunk) { analyse(batch) }
             case .accelerometer(let samples):
+                inputQuality.noteReadings(.accelerometer, times: samples.lazy.map(\.timestamp), start: source.startTime)
                 for session in sensorSessions { session.process(accelerometer: samples) }
             case .activityCounts(let samples):
+                inputQuality.noteReadings(
+                    .activityCounts, times: samples.lazy.map(\.timestamp), start: source.startTime)
                 for session in sensorSessions { session.process(activityCounts: samples) }
             case .heartRate(let samples):
+                inputQuality.noteReadings(.heartRate, times: samples.lazy.map(\.timestamp), start: source.startTime)
                 for session in sensorSessions { session.process(heartRates: samples) }
             }
         }
@@ -221,6 +233,7 @@ final class AnalysisPipeline: Sendable {
             var batches: [AudioBatch] = []
             for (index, samples) in signals.enumerated() {
                 let features = frontEnds[index].process(samples)
+                if index == 0 { inputQuality.inspect(features) }
                 batches.append(
                     AudioBatch(
                         firstSampleIndex: firstSample, startTime: startTime, samples: samples, features: features))

@@ -191,6 +191,10 @@ enum AnalyzeCommand: Command {
         case "csv":
             for entry in reports {
                 print(AnalysisCSV.render(entry.report.result, channel: reports.count > 1 ? entry.channel : nil))
+                // The tables have no place for them: the input's warnings go to standard error.
+                for warning in entry.report.result.warnings {
+                    FileHandle.standardError.write(Data("sleepanalysis analyze: warning: \(warning.message)\n".utf8))
+                }
             }
         default:
             for entry in reports {

@@ -31,7 +31,10 @@ enum SplCommand: Command {
         let format = try parsed.choice("format", from: ["json", "text"], default: "text")
         var calibration = LevelCalibration.default
         if let offset = try parsed.option("calibration-offset", as: Double.self) {
-            guard offset.isFinite else { throw CommandLineError.usage("--calibration-offset must be finite") }
+            // Microphones read 94 dB SPL somewhere between about -80 and 0 dBFS: offsets far outside are typos.
+            guard (0...200).contains(offset) else {
+                throw CommandLineError.usage("--calibration-offset must be between 0 and 200 dB, not \(offset)")
+            }
             calibration = LevelCalibration(offsetDb: offset)
         }
         let report = try SoundLevelAnalysis.analyze(

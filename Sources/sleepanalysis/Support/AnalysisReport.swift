@@ -91,7 +91,7 @@ enum AnalysisCSV {
 
 /// The human-readable summary of a result.
 enum AnalysisText {
-    /// A few lines: times, statistics, stages, events, breathing, audio health, score.
+    /// A few lines: times, statistics, stages, events, breathing, audio health, score, the input's warnings.
     static func render(_ result: AnalysisResult, score: SleepScore, title: String? = nil) -> String {
         let zone = result.timeZone
         var out: [String] = []
@@ -152,6 +152,7 @@ enum AnalysisText {
             String(
                 format: "Sleep score       %.0f / 100 (duration %.2f, quality %.2f, routine %.2f)", score.total * 100,
                 score.duration, score.quality, score.routine))
+        for warning in result.warnings { out.append("Warning           \(warning.message)") }
         return out.joined(separator: "\n") + "\n"
     }
 

@@ -78,6 +78,9 @@ final class SplCommandTests: XCTestCase {
         XCTAssertTrue(usage.error.contains("usage: sleepanalysis spl"), usage.error)
         let badOffset = try run(["spl", "x.wav", "--calibration-offset", "loud"])
         XCTAssertEqual(badOffset.status, 64)
+        let absurdOffset = try run(["spl", "x.wav", "--calibration-offset", "1e300"])
+        XCTAssertEqual(absurdOffset.status, 64)
+        XCTAssertTrue(absurdOffset.error.contains("between 0 and 200 dB"), absurdOffset.error)
         let unknown = try run(["frobnicate"])
         XCTAssertEqual(unknown.status, 64)
     }

@@ -1,10 +1,14 @@
 import CSndFile
 import Foundation
 
-/// Reads an audio file in blocks through libsndfile (WAV, FLAC, OGG, … mono or stereo, any rate).
+/// Reads an audio file in blocks through libsndfile (WAV, FLAC, OGG, … mono or stereo, `minimumSampleRate` or more).
 ///
 /// Memory is one block, whatever the file's length. Not thread-safe: use it from one thread.
 package final class AudioFileReader {
+    /// The lowest sample rate read (Hz): below it there is no breath or snore left to hear, and resampling to the
+    /// analysis rate would multiply the samples more than sixteen times.
+    package static let minimumSampleRate = 1_000.0
+
     /// The file being read.
     let url: URL
     /// Frames per second.
@@ -24,11 +28,15 @@ package final class AudioFileReader {
     /// Opens `url` for reading.
     ///
     /// - Throws: `SleepCycleSdkError.invalidInput` when the file is missing, unreadable, of an unknown format,
-    ///   a truncated WAVE file, or has no samples or a zero sample rate (`sf_open` does the work).
+    ///   a truncated WAVE file, not a regular file (a FIFO would block), has no frames, more than two channels, or a
+    ///   sample rate below `minimumSampleRate` (`sf_open` does the work).
     package init(url: URL) throws {
         self.url = url
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw SleepCycleSdkError.invalidInput("\(url.path): no such file")
+        }
+        if let kind = RegularFileCheck.specialKind(of: url.path) {
+            throw SleepCycleSdkError.invalidInput("\(url.path): it is \(kind), not a regular audio file")
         }
         if let cut = WAVTruncationCheck.truncation(of: url) {
             throw SleepCycleSdkError.invalidInput(
@@ -47,6 +55,16 @@ package final class AudioFileReader {
         guard info.channels <= 2 else {
             sf_close(handle)
             throw SleepCycleSdkError.invalidInput("\(url.path): \(info.channels) channels; mono or stereo expected")
+        }
+        guard Double(info.samplerate) >= Self.minimumSampleRate else {
+            sf_close(handle)
+            throw SleepCycleSdkError.invalidInput(
+                "\(url.path): sample rate \(info.samplerate) Hz is below \(Int(Self.minimumSampleRate)) Hz, the lowest "
+                    + "the analysis accepts (16 kHz or more is best)")
+        }
+        guard info.frames > 0 else {
+            sf_close(handle)
+            throw SleepCycleSdkError.invalidInput("\(url.path): no audio (the file holds 0 frames)")
         }
         self.handle = handle
         self.sampleRate = Double(info.samplerate)

@@ -8,7 +8,7 @@ public enum SoundLevelAnalysis {
     /// - Parameters:
     ///   - file: the recording.
     ///   - calibration: how dBFS maps to dB SPL; the typical MEMS microphone (+120 dB) by default.
-    /// - Returns: the per-frame levels, Leq, min and max in dB SPL.
+    /// - Returns: the per-frame levels, Leq, min and max in dB SPL (NaN or infinite samples count as silence).
     /// - Throws: `SleepCycleSdkError.invalidInput` when the file is missing, unreadable, corrupt or empty.
     public static func analyze(file: URL, calibration: LevelCalibration = .default) throws -> SoundLevelReport {
         let reader = try AudioFileReader(url: file)
@@ -16,8 +16,10 @@ public enum SoundLevelAnalysis {
         let meters = try (0..<channels).map { _ in try SoundLevelMeter(sampleRate: reader.sampleRate) }
         var accumulator = FrameAccumulator(channelCount: channels)
         var framesRead = 0
-        while let block = try reader.read(maxFrames: 16_384) {  // under glibc's mmap threshold
+        var repaired = 0
+        while var block = try reader.read(maxFrames: 16_384) {  // under glibc's mmap threshold
             framesRead += block.count / channels
+            repaired += NonFiniteSampleRepair.zero(&block)
             for (channel, meter) in meters.enumerated() {
                 let samples =
                     channels == 1
@@ -32,9 +34,11 @@ public enum SoundLevelAnalysis {
             accumulator.add(meter.flush().map { [$0] } ?? [], channel: channel)
         }
         guard framesRead > 0 else { throw SleepCycleSdkError.invalidInput("\(file.path): no audio samples") }
-        return makeReport(
+        var report = makeReport(
             meanSquares: accumulator.meanSquares, meter: meters[0], channelCount: channels,
             duration: Double(framesRead) / reader.sampleRate, calibration: calibration)
+        report.repairedSampleCount = repaired
+        return report
     }
 
     /// Analyses mono samples already in memory.
@@ -43,7 +47,7 @@ public enum SoundLevelAnalysis {
     ///   - samples: the signal, in −1...1.
     ///   - sampleRate: its rate (Hz).
     ///   - calibration: how dBFS maps to dB SPL.
-    /// - Returns: the per-frame levels, Leq, min and max in dB SPL.
+    /// - Returns: the per-frame levels, Leq, min and max in dB SPL (NaN or infinite samples count as silence).
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a bad rate; `.invalidInput` for no samples.
     public static func analyze(
         samples: [Float], sampleRate: Double, calibration: LevelCalibration = .default
@@ -52,11 +56,15 @@ public enum SoundLevelAnalysis {
     {
         let meter = try SoundLevelMeter(sampleRate: sampleRate)
         guard !samples.isEmpty else { throw SleepCycleSdkError.invalidInput("sound level: no audio samples") }
-        var frames = meter.process(samples)
+        var clean = samples
+        let repaired = NonFiniteSampleRepair.zero(&clean)
+        var frames = meter.process(clean)
         if let last = meter.flush() { frames.append(last) }
-        return makeReport(
+        var report = makeReport(
             meanSquares: frames.map(\.aWeighted), meter: meter, channelCount: 1,
             duration: Double(samples.count) / sampleRate, calibration: calibration)
+        report.repairedSampleCount = repaired
+        return report
     }
 
     private static func makeReport(

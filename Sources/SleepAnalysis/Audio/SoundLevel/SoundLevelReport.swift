@@ -23,4 +23,6 @@ public struct SoundLevelReport: Sendable, Hashable, Codable {
     public var duration: Double
     /// The calibration used: dB SPL = dBFS + this.
     public var calibrationOffsetDb: Double
+    /// Samples that were NaN or infinite and were measured as silence (0 for a clean recording).
+    public var repairedSampleCount = 0
 }

@@ -56,7 +56,8 @@ public enum BreathingAnalysis {
                 pending.removeFirst(count)
                 sent += count
             }
-            while let mono = try reader.readMono(maxFrames: second) {
+            while var mono = try reader.readMono(maxFrames: second) {
+                NonFiniteSampleRepair.zero(&mono)  // a NaN would spread through every window it enters
                 pending += try resampler.process(mono)
                 while pending.count >= second { try send(second) }
             }

@@ -21,6 +21,10 @@ struct CSVError: Error, Hashable, CustomStringConvertible {
         case valueOutOfRange(column: String, value: Double)
         /// The timestamp is neither seconds nor an ISO 8601 date with a zone.
         case unparsableTimestamp(String)
+        /// The timestamp is too far from the source's start to belong to the night.
+        case timestampOutOfRange(Date, start: Date)
+        /// The file has no data row (empty, comments only, or a header only).
+        case noDataRows(hasHeader: Bool)
         /// The timestamp is earlier than the previous row's.
         case timestampWentBackwards(previous: Date, current: Date)
         /// A units statement names a unit this reader does not know.
@@ -63,6 +67,14 @@ struct CSVError: Error, Hashable, CustomStringConvertible {
             return "\(value) is out of range for column '\(column)'"
         case .unparsableTimestamp(let text):
             return "'\(text)' is not a timestamp (seconds, or ISO 8601 with a zone such as 2024-01-31T23:00:00Z)"
+        case .timestampOutOfRange(let timestamp, let start):
+            let days = timestamp.timeIntervalSince(start) / 86_400
+            let side = days < 0 ? "before" : "after"
+            return "timestamp \(timestamp.formatted(.iso8601)) is \(String(format: "%.1f", abs(days))) days \(side) "
+                + "the recording's start \(start.formatted(.iso8601)); rows must lie between 1 day before and 31 days "
+                + "after it (check the start time given, e.g. --start, and the file's timestamps)"
+        case .noDataRows(let hasHeader):
+            return hasHeader ? "a header but no data row" : "no data row (the file is empty or only comments)"
         case .timestampWentBackwards(let previous, let current):
             let gap = previous.timeIntervalSince(current)
             return "timestamp goes backwards by \(gap) s (rows must be in time order)"

@@ -22,15 +22,14 @@ final class CSVLineReader {
 
     /// Opens `url` for reading.
     ///
-    /// - Throws: `CSVError` `.missingFile` or `.unreadable` (a directory, no permission).
+    /// - Throws: `CSVError` `.missingFile` or `.unreadable` (a directory, a FIFO or device, no permission).
     init(url: URL) throws(CSVError) {
         path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: path) else {
             throw CSVError(path: path, line: 0, reason: .missingFile)
         }
-        guard !isDirectory.boolValue else {
-            throw CSVError(path: path, line: 0, reason: .unreadable("it is a directory"))
+        if let kind = RegularFileCheck.specialKind(of: path) {
+            throw CSVError(path: path, line: 0, reason: .unreadable("it is \(kind), not a regular file"))
         }
         guard let file = fopen(path, "rb") else {
             throw CSVError(path: path, line: 0, reason: .unreadable(String(cString: strerror(errno))))

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Lines starting with `#` are comments (those before the first data row are kept in `preambleComments`, for
 /// statements such as `# units: m/s^2`); blank lines are skipped. The first other line is a header when its
-/// first field is not a timestamp; a header must have the expected column count. Every data row is checked:
-/// column count, a timestamp (see `CSVTimestampParser`), finite numbers, timestamps never going backwards.
+/// first field is not a timestamp; a header must have the expected column count, and there is at most one. Every
+/// data row is checked: column count, a timestamp (see `CSVTimestampParser`) within `plausibleSpan(around:)` the
+/// start, finite numbers, timestamps never going backwards. A file without a data row is rejected.
 /// The first failure throws a `CSVError` with the line number. Rows are parsed from the line's bytes in place,
 /// without allocating. Not thread-safe: use it from one thread.
 final class SensorCSVReader {
@@ -48,7 +49,7 @@ final class SensorCSVReader {
     ///   - url: The CSV file.
     ///   - defaultColumns: The expected column names, timestamp first, then one to four value columns.
     ///   - startTime: What relative timestamps count from.
-    /// - Throws: `CSVError` for a missing or unreadable file, a bad header or a bad first row.
+    /// - Throws: `CSVError` for a missing or unreadable file, a bad header, a bad first row or no data row.
     init(url: URL, defaultColumns: [String], startTime: Date) throws(CSVError) {
         precondition((2...5).contains(defaultColumns.count), "a timestamp and one to four value columns")
         lines = try CSVLineReader(url: url)
@@ -86,7 +87,7 @@ final class SensorCSVReader {
             }
             try split(bytes, line)
             let first = UnsafeBufferPointer(rebasing: bytes[fields[0]])
-            if case .unparsable = CSVTimestampParser.parse(first, startTime: startTime) {
+            if headerLine == nil, case .unparsable = CSVTimestampParser.parse(first, startTime: startTime) {
                 guard fields.count == columnNames.count else {
                     throw CSVError(
                         path: path, line: lines.lineNumber,
@@ -101,6 +102,7 @@ final class SensorCSVReader {
             pendingRow = try parseRow(bytes, line)
             return
         }
+        throw CSVError(path: path, line: 0, reason: .noDataRows(hasHeader: headerLine != nil))
     }
 
     private func parseRow(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) throws(CSVError) -> Row {
@@ -126,6 +128,9 @@ final class SensorCSVReader {
         case .unparsable:
             throw CSVError(path: path, line: number, reason: .unparsableTimestamp(try text(bytes, fields[0])))
         }
+        guard Self.plausibleSpan(around: startTime).contains(timestamp) else {
+            throw CSVError(path: path, line: number, reason: .timestampOutOfRange(timestamp, start: startTime))
+        }
         if let previousTimestamp, timestamp < previousTimestamp {
             throw CSVError(
                 path: path, line: number,
@@ -148,6 +153,12 @@ final class SensorCSVReader {
         }
         previousTimestamp = timestamp
         return Row(line: number, timestamp: timestamp, values: values)
+    }
+
+    /// The times a row may carry: from a day before the source's start to 31 days after it (multi-day actigraphy
+    /// fits; a wrong `--start` or a stray year does not, and would otherwise stretch the night without end).
+    static func plausibleSpan(around start: Date) -> ClosedRange<Date> {
+        start.addingTimeInterval(-86_400)...start.addingTimeInterval(31 * 86_400)
     }
 
     /// Splits `line` of `bytes` on commas into `fields`, each trimmed of spaces and tabs.

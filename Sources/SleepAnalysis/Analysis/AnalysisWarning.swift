@@ -1,0 +1,39 @@
+import Foundation
+
+/// Something about the input that lowers the result's worth without stopping the analysis: it is reported in the
+/// result instead of being passed over in silence.
+public struct AnalysisWarning: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// What kind of problem the input had.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The audio's sample rate is below the 16 kHz the detectors were trained at.
+        case lowSampleRate
+        /// The audio holds (almost) nothing above 4 kHz: it was band-limited, e.g. resampled from 8 kHz.
+        case bandLimitedAudio
+        /// Some samples were NaN or infinite; each was replaced by silence and `count` says how many.
+        case nonFiniteSamples
+        /// Sensor readings were given but none lies within the recorded audio; `count` says how many were given.
+        case sensorReadingsOutsideRecording
+    }
+
+    /// What kind of problem the input had.
+    public var kind: Kind
+    /// What happened and what it costs, for people.
+    public var message: String
+    /// How many samples or readings it concerns, where that is counted.
+    public var count: Int?
+
+    /// Creates a warning.
+    ///
+    /// - Parameters:
+    ///   - kind: What kind of problem the input had.
+    ///   - message: What happened and what it costs, for people.
+    ///   - count: How many samples or readings it concerns, where that is counted.
+    public init(kind: Kind, message: String, count: Int? = nil) {
+        self.kind = kind
+        self.message = message
+        self.count = count
+    }
+
+    /// The message.
+    public var description: String { message }
+}

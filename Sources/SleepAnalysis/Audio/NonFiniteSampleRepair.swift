@@ -1,0 +1,19 @@
+/// Makes audio safe for the analysis: a NaN or infinite sample would spread through every filter, spectrum and
+/// average it enters, so it is replaced by silence, which costs only the windows that hold it.
+package enum NonFiniteSampleRepair {
+    /// Replaces each NaN or infinite value of `samples` by 0.
+    ///
+    /// - Parameter samples: The samples, repaired in place.
+    /// - Returns: How many were replaced.
+    @discardableResult
+    package static func zero(_ samples: inout [Float]) -> Int {
+        var repaired = 0
+        samples.withUnsafeMutableBufferPointer { buffer in
+            for index in buffer.indices where !buffer[index].isFinite {
+                buffer[index] = 0
+                repaired += 1
+            }
+        }
+        return repaired
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Watches what a data source delivers for input that analyses badly without failing: low sample rates,
+/// band-limited audio, non-finite samples (repaired here), sensor readings that miss the recording. Its
+/// `warnings` go into each session's result. Confined to the pipeline thread.
+struct InputQualityMonitor {
+    /// The rate the detectors were trained at (Hz).
+    static let trainedSampleRate = 16_000.0
+
+    private var sampleRate: Double?
+    private var nonFiniteSamples = 0
+    private var bandwidth = AudioBandwidthMonitor()
+    private var readings: [SensorKind: ReadingSpan] = [:]
+
+    /// A kind of sensor reading.
+    enum SensorKind: String, CaseIterable {
+        case accelerometer = "accelerometer"
+        case heartRate = "heart-rate"
+        case activityCounts = "activity-count"
+    }
+
+    /// How many readings of a kind came, and the earliest one at or after the source's start.
+    private struct ReadingSpan {
+        var count = 0
+        var firstInSession: Date?
+    }
+
+    /// Replaces NaN and infinite samples of `chunk` by 0 (silence), counting them; notes its sample rate.
+    mutating func inspect(_ chunk: inout AudioChunk) {
+        if sampleRate == nil { sampleRate = chunk.sampleRate }
+        nonFiniteSamples += NonFiniteSampleRepair.zero(&chunk.samples)
+    }
+
+    /// Notes the features of the first analysed signal (for the bandwidth check).
+    mutating func inspect(_ features: FeatureBlock) {
+        bandwidth.add(features)
+    }
+
+    /// Notes sensor readings of `kind` taken at `times` (in time order), for a source that started at `start`.
+    mutating func noteReadings(_ kind: SensorKind, times: some Collection<Date>, start: Date) {
+        var span = readings[kind] ?? ReadingSpan()
+        span.count += times.count
+        if span.firstInSession == nil { span.firstInSession = times.first { $0 >= start } }
+        readings[kind] = span
+    }
+
+    /// The warnings for a session over `start...end` of a source whose audio ended at `audioEnd` (nil without
+    /// audio).
+    func warnings(start: Date, audioEnd: Date?) -> [AnalysisWarning] {
+        var warnings: [AnalysisWarning] = []
+        if let sampleRate, sampleRate < Self.trainedSampleRate {
+            warnings.append(
+                AnalysisWarning(
+                    kind: .lowSampleRate,
+                    message: "the audio's sample rate is \(Int(sampleRate)) Hz, below the 16 kHz the detectors were "
+                        + "trained at: nothing above \(Int(sampleRate / 2)) Hz is heard, so snoring, talking, "
+                        + "coughing and the other sound events are missed or under-counted; breathing and staging "
+                        + "from sound are less reliable"))
+        } else if bandwidth.isBandLimited {
+            warnings.append(
+                AnalysisWarning(
+                    kind: .bandLimitedAudio,
+                    message: "the audio holds almost nothing above 4 kHz (it was probably recorded or resampled at "
+                        + "8 kHz): snoring, talking, coughing and the other sound events are missed or under-counted"
+                ))
+        }
+        if nonFiniteSamples > 0 {
+            warnings.append(
+                AnalysisWarning(
+                    kind: .nonFiniteSamples,
+                    message: "\(nonFiniteSamples) audio sample(s) were NaN or infinite and were replaced by silence; "
+                        + "only the analysis windows holding them are affected",
+                    count: nonFiniteSamples))
+        }
+        for kind in SensorKind.allCases {
+            guard let span = readings[kind], span.count > 0 else { continue }
+            let missed =
+                if let first = span.firstInSession { audioEnd.map { first > $0 } ?? false } else { true }
+            guard missed else { continue }
+            let window = audioEnd.map { "\(start.formatted(.iso8601)) to \($0.formatted(.iso8601))" }
+            warnings.append(
+                AnalysisWarning(
+                    kind: .sensorReadingsOutsideRecording,
+                    message: "none of the \(span.count) \(kind.rawValue) reading(s) lies within the recording "
+                        + "(\(window ?? "from \(start.formatted(.iso8601))")), so none was used; check the start "
+                        + "time given and the file's timestamps",
+                    count: span.count))
+        }
+        return warnings
+    }
+}

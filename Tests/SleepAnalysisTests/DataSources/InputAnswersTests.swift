@@ -1,0 +1,205 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import SleepAnalysis
+
+/// Every input gets an answer within seconds: a result (with warnings where the input lowers it) or a typed
+/// error naming the file, the line and the reason. Each case here was a hang, a trap or a silent result before.
+final class InputAnswersTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    private var licence: (apiKey: String, trustedKey: String)!
+    private let start = Date(timeIntervalSince1970: 1_796_000_000)
+
+    override func setUp() async throws {
+        try await super.setUp()
+        directory = try TemporaryDirectory(prefix: "input-answers")
+        licence = try TestLicenses.make(features: .all)
+    }
+
+    override func tearDown() async throws {
+        directory.remove()
+        try await super.tearDown()
+    }
+
+    /// Analyses `audio` (and `accelerometer`) through an analyzer of its own and returns the result.
+    private func analyse(_ audio: URL?, accelerometer: URL? = nil) async throws -> AnalysisResult {
+        let analyzer = SleepAnalyzer()
+        try await analyzer.initialize(
+            logLevel: .error, apiKey: licence.apiKey, storageDirectory: directory.url.appendingPathComponent("state"),
+            trustedIssuerKeys: [licence.trustedKey])
+        let source = analyzer.createFileDataSource(audio: audio, accelerometer: accelerometer, startTime: start)
+        do {
+            try await analyzer.startAnalysis(
+                config: SleepAnalysisConfig(useAudio: audio != nil, useAccelerometer: accelerometer != nil),
+                using: source)
+        } catch {
+            await analyzer.deinitialize()
+            throw error
+        }
+        await source.waitUntilFinished()
+        let result = try await analyzer.stopAnalysis()
+        let sourceError = await analyzer.dataSourceError
+        await analyzer.deinitialize()
+        if let sourceError { throw sourceError }
+        return result
+    }
+
+    /// Writes `samples` as a WAV file at `rate`.
+    private func wav(_ name: String, _ samples: [Float], rate: Int, float: Bool = false) throws -> URL {
+        let url = directory.url.appendingPathComponent(name)
+        let writer = try AudioFileWriter(
+            url: url, sampleRate: rate, channelCount: 1, format: float ? .wavFloat : .wav16)
+        try writer.write(samples)
+        try writer.close()
+        return url
+    }
+
+    /// Writes `samples` as a 32-bit float WAV file, then overwrites the samples at the given indices with the
+    /// given values (libsndfile refuses to write them).
+    private func floatWAV(_ name: String, _ samples: [Float], overwriting damage: [(Int, Float)]) throws -> URL {
+        let url = try wav(name, samples, rate: 16_000, float: true)
+        var bytes = try Data(contentsOf: url)
+        let dataChunk = try XCTUnwrap(bytes.range(of: Data("data".utf8)))
+        let firstSample = dataChunk.upperBound + 4
+        for (index, value) in damage {
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { raw in
+                bytes.replaceSubrange(firstSample + 4 * index..<firstSample + 4 * index + 4, with: raw)
+            }
+        }
+        try bytes.write(to: url)
+        return url
+    }
+
+    /// The first four minutes of the demo night, mono at 16 kHz.
+    private func demoSamples() throws -> [Float] {
+        let night = try AnalyzerNights.write(index: 0, into: directory.url)
+        let reader = try AudioFileReader(url: night)
+        var samples: [Float] = []
+        while let block = try reader.readMono(maxFrames: 16_000) { samples += block }
+        return samples
+    }
+
+    private func text(_ name: String, _ contents: String) throws -> URL {
+        let url = directory.url.appendingPathComponent(name)
+        try contents.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    private func assertInvalidInput(
+        _ body: () async throws -> Void, mentions fragments: [String], file: StaticString = #filePath,
+        line: UInt = #line
+    ) async {
+        do {
+            try await body()
+            XCTFail("no error", file: file, line: line)
+        } catch let error as SleepCycleSdkError {
+            guard case .invalidInput(let message) = error else {
+                return XCTFail("\(error) is not invalidInput", file: file, line: line)
+            }
+            for fragment in fragments {
+                XCTAssertTrue(message.contains(fragment), "'\(message)' lacks '\(fragment)'", file: file, line: line)
+            }
+        } catch {
+            XCTFail("untyped error \(error)", file: file, line: line)
+        }
+    }
+
+    func test_audio_without_frames_is_an_error() async throws {
+        let empty = try wav("empty.wav", [], rate: 16_000)
+        await assertInvalidInput({ _ = try await self.analyse(empty) }, mentions: ["empty.wav", "0 frames"])
+    }
+
+    func test_audio_below_1kHz_is_an_error_and_not_a_long_resampling() async throws {
+        let slow = try wav("one-hertz.wav", (0..<3_500).map { Float($0 % 7) / 10 }, rate: 1)
+        await assertInvalidInput({ _ = try await self.analyse(slow) }, mentions: ["one-hertz.wav", "1 Hz"])
+        XCTAssertThrowsError(try BreathingAnalysis.analyze(audio: slow, accelerometer: nil, startTime: start))
+    }
+
+    func test_special_files_are_refused_not_opened() async throws {
+        let fifo = directory.url.appendingPathComponent("pipe.wav")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        await assertInvalidInput({ _ = try await self.analyse(fifo) }, mentions: ["pipe.wav", "FIFO"])
+        await assertInvalidInput(
+            { _ = try await self.analyse(nil, accelerometer: fifo) }, mentions: ["pipe.wav", "FIFO"])
+    }
+
+    func test_sensor_files_without_data_rows_are_errors() async throws {
+        let empty = try text("empty.csv", "")
+        let header = try text("header.csv", "timestamp,x,y,z\n# nothing measured\n")
+        await assertInvalidInput({ _ = try await self.analyse(nil, accelerometer: empty) }, mentions: ["no data row"])
+        await assertInvalidInput(
+            { _ = try await self.analyse(nil, accelerometer: header) }, mentions: ["a header but no data row"])
+    }
+
+    func test_timestamps_without_a_zone_are_not_taken_for_headers() async throws {
+        let rows = (0..<60).map { String(format: "2026-12-01T23:00:%02d,0,0,1", $0) }
+        let zoneless = try text("zoneless.csv", "timestamp,x,y,z\n" + rows.joined(separator: "\n") + "\n")
+        await assertInvalidInput(
+            { _ = try await self.analyse(nil, accelerometer: zoneless) },
+            mentions: ["zoneless.csv line 2", "not a timestamp"])
+    }
+
+    func test_a_row_centuries_away_is_an_error_not_an_endless_night() async throws {
+        let audio = try wav("quiet.wav", [Float](repeating: 0.001, count: 16_000 * 5), rate: 16_000)
+        let csv = try text("far.csv", "timestamp,x,y,z\n0.0,0,0,1\n0.1,0,0,1\n4002-01-01T00:00:00Z,0,0,1\n")
+        let began = Date()
+        await assertInvalidInput(
+            { _ = try await self.analyse(audio, accelerometer: csv) }, mentions: ["far.csv line 4", "days after"])
+        XCTAssertLessThan(Date().timeIntervalSince(began), 20)
+    }
+
+    func test_sensor_readings_outside_the_recording_are_a_warning() async throws {
+        let audio = try wav("quiet.wav", [Float](repeating: 0.001, count: 16_000 * 60), rate: 16_000)
+        let rows = (0..<100).map { String(format: "%.1f,0,0,1", 7_200 + Double($0) * 0.1) }
+        let later = try text("later.csv", "timestamp,x,y,z\n" + rows.joined(separator: "\n") + "\n")
+        let result = try await analyse(audio, accelerometer: later)
+        let warning = try XCTUnwrap(result.warnings.first { $0.kind == .sensorReadingsOutsideRecording })
+        XCTAssertEqual(warning.count, 100)
+        XCTAssertTrue(warning.message.contains("accelerometer"))
+        let inside = try text("inside.csv", "timestamp,x,y,z\n0.0,0,0,1\n0.1,0,0,1\n")
+        let clean = try await analyse(audio, accelerometer: inside)
+        XCTAssertEqual(clean.warnings, [])
+    }
+
+    func test_nonFinite_samples_cost_only_their_windows_and_are_counted() async throws {
+        let samples = try demoSamples()
+        let clean = try await analyse(try wav("clean.wav", samples, rate: 16_000, float: true))
+        let damage: [(Int, Float)] = [(16_000 * 30, .nan), (16_000 * 95, .infinity), (16_000 * 170, -.infinity)]
+        let result = try await analyse(try floatWAV("damaged.wav", samples, overwriting: damage))
+        XCTAssertEqual(result.warnings.map(\.kind), [.nonFiniteSamples])
+        XCTAssertEqual(result.warnings.first?.count, 3)
+        XCTAssertFalse(clean.breathingRates.isEmpty)
+        XCTAssertEqual(result.breathingRates.count, clean.breathingRates.count)
+        XCTAssertTrue(result.breathingRates.allSatisfy { $0.bpm.isFinite })
+        XCTAssertEqual(result.sleepStagePredictions.count, clean.sleepStagePredictions.count)
+        XCTAssertEqual(clean.warnings, [])
+        let level = try SoundLevelAnalysis.analyze(file: directory.url.appendingPathComponent("damaged.wav"))
+        XCTAssertEqual(level.repairedSampleCount, 3)
+        XCTAssertTrue(level.leq.isFinite && level.max.isFinite)
+    }
+
+    func test_narrow_audio_is_analysed_with_a_warning_naming_the_degraded_detectors() async throws {
+        let samples = try demoSamples()
+        let down = try Resampler(inputRate: 16_000, outputRate: 8_000, channelCount: 1)
+        let narrow = try down.process(samples) + down.flush()
+        let at8kHz = try await analyse(try wav("phone.wav", narrow, rate: 8_000))
+        XCTAssertEqual(at8kHz.warnings.map(\.kind), [.lowSampleRate])
+        XCTAssertTrue(at8kHz.warnings[0].message.contains("snoring"))
+        let up = try Resampler(inputRate: 8_000, outputRate: 16_000, channelCount: 1)
+        let resampled = try await analyse(try wav("upsampled.wav", try up.process(narrow) + up.flush(), rate: 16_000))
+        XCTAssertEqual(resampled.warnings.map(\.kind), [.bandLimitedAudio])
+        let full = try await analyse(try wav("full.wav", samples, rate: 16_000))
+        XCTAssertEqual(full.warnings, [])
+    }
+
+    func test_warnings_survive_encoding_and_old_results_decode_without_them() throws {
+        var result = AnalysisResult(sessionId: UUID(), startTime: start, endTime: start.addingTimeInterval(60))
+        let clean = try JSONEncoder().encode(result)
+        XCTAssertFalse(String(decoding: clean, as: UTF8.self).contains("warnings"))
+        XCTAssertEqual(try JSONDecoder().decode(AnalysisResult.self, from: clean), result)
+        result.warnings = [AnalysisWarning(kind: .nonFiniteSamples, message: "2 samples", count: 2)]
+        let encoded = try JSONEncoder().encode(result)
+        XCTAssertEqual(try JSONDecoder().decode(AnalysisResult.self, from: encoded), result)
+    }
+}
