@@ -16,6 +16,8 @@ struct AnalyzerContext: Sendable {
     let provisioner: ModelProvisioner
     /// The journal of active sessions.
     let journal: SessionJournal
+    /// The damaged journal `initialize` renamed aside, if it found one.
+    let quarantinedJournal: QuarantinedFile?
     /// Holds the storage directory for this analyzer alone until it is deinitialized.
     let directoryLock: StorageDirectoryLock
 

@@ -19,8 +19,8 @@ extension SleepAnalyzer {
     ///   - using: The data source to continue on.
     ///   - eventListeners: Listeners for the primary session's audio batches.
     /// - Returns: The resumed sessions, with their channels and persisted smart-alarm configurations.
-    /// - Throws: `.notInitialized`, `.analysisAlreadyRunning`, `.noResumableSession`, `.storageFailure`, or the
-    ///   source's error.
+    /// - Throws: `.notInitialized`, `.analysisAlreadyRunning`, `.noResumableSession`, `.storageFailure` (also when
+    ///   `initialize` found the journal damaged and renamed it aside: its sessions are lost), or the source's error.
     @discardableResult
     public nonisolated func resumeAnalysis(
         using: (any DataSource)? = nil, eventListeners: [any AudioEventListener] = []
@@ -48,7 +48,13 @@ extension SleepAnalyzer {
         let context = try requireContext()
         guard pipeline == nil else { throw SleepCycleSdkError.analysisAlreadyRunning }
         let journaled = try context.journal.activeSessions()
-        guard !journaled.isEmpty else { throw SleepCycleSdkError.noResumableSession }
+        guard !journaled.isEmpty else {
+            if let quarantined = context.quarantinedJournal {
+                throw SleepCycleSdkError.storageFailure(
+                    "nothing to resume: the session journal \(quarantined); the sessions it held are lost")
+            }
+            throw SleepCycleSdkError.noResumableSession
+        }
         // Sessions of a two-sleeper source journaled its channel separation (and only they did).
         let journaledSeparation = try journaled.lazy.compactMap {
             try context.journal.latest(

@@ -22,7 +22,8 @@ extension SleepAnalyzer {
     /// - Throws: `.invalidApiKey` (malformed, tampered, expired or untrusted key), `.invalidConfiguration`,
     ///   `.analysisAlreadyRunning` while a data source runs, the model errors (`.resourceUnavailable`,
     ///   `.resourceDownloadFailed`, `.modelNotProvisioned`, `.modelIntegrityCheckFailed`, `.modelUnavailable`),
-    ///   `.storageFailure`.
+    ///   `.storageFailure`. A damaged session journal is not an error: it is renamed aside (see
+    ///   `SessionJournal.openRecovering(databaseURL:)`), a warning is logged, and a new journal is started.
     @discardableResult
     public func initialize(
         logLevel: LogLevel = .info, logger: (any SleepAnalysisLogHandler)? = nil, apiKey: String,
@@ -53,12 +54,18 @@ extension SleepAnalyzer {
                 logger: logger)
             let provisioned = try await provisioner.provision(for: license.features, onProgress: onDownloadProgress)
             let models = try LoadedModels(provisioned: provisioned, features: license.features)
-            let journal = try SessionJournal(
+            // A damaged journal is renamed aside (journal.sqlite.corrupt-<time>) and a new one started.
+            let (journal, quarantined) = try SessionJournal.openRecovering(
                 databaseURL: locations.stateDirectory.appendingPathComponent("journal.sqlite"))
+            if let quarantined {
+                logger.warning("the session journal \(quarantined); its unfinished sessions cannot be resumed")
+                reporter.analytics("journal_quarantined", attributes: ["file": quarantined.movedURL.lastPathComponent])
+            }
             if let previous = context?.directoryLock, previous !== directoryLock { previous.release() }
             context = AnalyzerContext(
                 license: license, locations: locations, logger: logger, telemetry: reporter, models: models,
-                provisioner: provisioner, journal: journal, directoryLock: directoryLock)
+                provisioner: provisioner, journal: journal, quarantinedJournal: quarantined,
+                directoryLock: directoryLock)
             featureGate.set(license.features)
             state = .initialized
             reporter.analytics(

@@ -39,7 +39,33 @@ enum PersistenceCoding {
         do {
             return try decoder.decode(type, from: data)
         } catch {
-            throw SleepCycleSdkError.storageFailure("cannot decode \(what()): \(error)")
+            throw SleepCycleSdkError.storageFailure("cannot decode \(what()): \(reason(error))")
+        }
+    }
+
+    /// Why bytes did not decode, in a few words (where in the value, and what was wrong) instead of the
+    /// `DecodingError` dump.
+    ///
+    /// - Parameter error: The decoder's error.
+    /// - Returns: A short reason, e.g. "'statistics.totalSleepDuration' is not a number".
+    static func reason(_ error: any Error) -> String {
+        func path(_ context: DecodingError.Context, _ key: (any CodingKey)? = nil) -> String {
+            let keys = context.codingPath + (key.map { [$0] } ?? [])
+            return keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "the bytes are not valid JSON" : "'\(path(context))' is corrupt: \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "'\(path(context, key))' is missing"
+        case .typeMismatch(let type, let context):
+            return "'\(path(context))' is not a \(type)"
+        case .valueNotFound(let type, let context):
+            return "'\(path(context))' is null where a \(type) was expected"
+        @unknown default:
+            return "\(error)"
         }
     }
 }

@@ -31,7 +31,9 @@ enum AnalyzeCommand: Command {
               --wakeup-window S/E       smart alarm window, ISO 8601 interval (e.g. 2026-12-01T06:30Z/07:00)
               --format json|csv|text    output format (default text)
               --hypnogram FILE.svg      also draw the hypnogram
-              --store DIR               also save the result in the session store at DIR
+              --store DIR               also save the result in the session store at DIR (when it cannot be
+                                        written: exit 73, the result kept in the state directory and saved by
+                                        the next run with this --store)
               --api-key KEY             licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation
                                         licence with every feature)
               --storage DIR             SDK state directory (default: the XDG directories)
@@ -69,7 +71,13 @@ enum AnalyzeCommand: Command {
             results = [(nil, try await analyseOneSleeper(inputs, alarm: alarm, progress: progress))]
             progress.finish()
         }
-        let history = try storeAndHistory(parsed, results.map(\.result))
+        // The results are printed whatever happens to the store; a store failure ends the command afterwards.
+        let storing = parsed.option(StoreDirectoryArgument.option).map {
+            ResultStoring(
+                results.map(\.result), in: URL(fileURLWithPath: $0, isDirectory: true),
+                storageDirectory: parsed.option("storage").map { URL(fileURLWithPath: $0, isDirectory: true) })
+        }
+        let history = storing?.history ?? []
         let reports = results.map {
             (
                 channel: $0.channel,
@@ -89,6 +97,7 @@ enum AnalyzeCommand: Command {
             }
         }
         await SleepCycleSdk.deinitialize()
+        if let failure = storing?.failure { throw failure }
         if let error = await SleepCycleSdk.dataSourceError {
             throw CommandLineError.badData("the input ended early: \(error) (the result above covers what came before)")
         }
@@ -128,12 +137,15 @@ enum AnalyzeCommand: Command {
     ) async throws
         -> [(channel: String?, result: AnalysisResult)]
     {
-        guard await SleepCycleSdk.isResumePossible() else {
+        let source = inputs.makeSource()
+        let sessions: [ResumedSession]
+        do {
+            // Asked directly (not through isResumePossible), so that a damaged journal is reported as such.
+            sessions = try await SleepCycleSdk.resumeAnalysis(using: source, eventListeners: [progress])
+        } catch SleepCycleSdkError.noResumableSession {
             throw CommandLineError(
                 kind: .failure, message: "no unfinished session to resume in the storage directory (see --storage)")
         }
-        let source = inputs.makeSource()
-        let sessions = try await SleepCycleSdk.resumeAnalysis(using: source, eventListeners: [progress])
         await source.waitUntilFinished()
         var results: [(channel: String?, result: AnalysisResult)] = []
         for session in sessions.sorted(by: { $0.channel == .primary && $1.channel != .primary }) {
@@ -152,24 +164,6 @@ enum AnalyzeCommand: Command {
         case "detectionStrengthOnly": .detectionStrengthOnly()
         default: .bedSideMics
         }
-    }
-
-    /// Saves the results when `--store` is given, and returns the stored history for the sleep score.
-    private static func storeAndHistory(
-        _ parsed: ParsedArguments, _ results: [AnalysisResult]
-    ) throws
-        -> [SleepScoreHistoryEntry]
-    {
-        guard let directory = parsed.option(StoreDirectoryArgument.option) else { return [] }
-        let store = try SessionStore(directory: URL(fileURLWithPath: directory, isDirectory: true))
-        guard let first = results.first else { return [] }
-        let earlier = try store.nights(
-            in: DateInterval(
-                start: first.startTime.addingTimeInterval(-28 * 86_400),
-                end: first.startTime))
-        let history = try earlier.compactMap { try store.result(sessionId: $0.sessionId)?.toSleepScoreHistoryEntry() }
-        for result in results { _ = try store.save(result) }
-        return history
     }
 
     // MARK: - Output

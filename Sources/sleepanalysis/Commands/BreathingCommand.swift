@@ -51,9 +51,13 @@ enum BreathingCommand {
                 audio: audio.map { URL(fileURLWithPath: $0) },
                 accelerometer: accelerometer.map { URL(fileURLWithPath: $0) }, startTime: origin,
                 options: options)
-        } catch {
+        } catch let error as SleepCycleSdkError {
             FileHandle.standardError.write(Data("sleepanalysis breathing: \(error)\n".utf8))
-            return 1
+            return CommandLineError.exitCode(for: error)
+        } catch {
+            // Anything else the analysis throws comes from reading the files it was given.
+            FileHandle.standardError.write(Data("sleepanalysis breathing: \(error)\n".utf8))
+            return 65
         }
         let sorted = rates.map(\.bpm).sorted()
         let median: Double? =

@@ -6,7 +6,8 @@ import SleepAnalysis
 ///
 /// JSON output: an array of `{"sessionId", "value", "valueName", "startDate", "endDate", "timeZone"}` (values are
 /// HealthKit's: inBed 0, asleepUnspecified 1, awake 2, asleepCore 3, asleepDeep 4, asleepREM 5). CSV: the header
-/// `session_id,value,value_name,start_date,end_date,time_zone`, then one line per sample.
+/// `session_id,value,value_name,start_date,end_date,time_zone`, then one line per sample. A night whose stored
+/// bytes do not decode is left out with a warning on standard error. The store is opened read-only.
 enum ExportCommand: Command {
     static let name = "export"
     static let summary = "export stored nights (--healthkit: HealthKit sleep-analysis samples)"
@@ -59,6 +60,8 @@ enum ExportCommand: Command {
             return [result]
         }
         let range = try DateRangeArguments.range(parsed)
-        return try store.nights(in: range).compactMap { try store.result(sessionId: $0.sessionId) }
+        let (results, unreadable) = try store.readableResults(in: range)
+        StoreDirectoryArgument.warn(skipping: unreadable)
+        return results
     }
 }

@@ -7,7 +7,8 @@ import SleepAnalysis
 /// JSON output (keys sorted): `{"nights": [...]}`, each night with `sessionId`, `startTime`, `endTime` (ISO 8601
 /// UTC), `timeZone` (identifier), `timeInBed`, `totalSleepDuration`, `sleepOnsetLatency`, `wakeAfterSleepOnset`,
 /// `snoreTime` (seconds), `sleepEfficiency` (0...1), `numberOfAwakenings`, `eventCount`, `snoringEventCount`,
-/// `meanBreathingRate` (breaths per minute); a figure the night lacks is omitted.
+/// `meanBreathingRate` (breaths per minute); a figure the night lacks is omitted. A night whose stored bytes do not
+/// decode is left out with a warning on standard error naming it and why. The store is opened read-only.
 enum HistoryCommand: Command {
     static let name = "history"
     static let summary = "list the nights in the session store"
@@ -32,7 +33,8 @@ enum HistoryCommand: Command {
         }
         let format = try parsed.choice("format", from: ["json", "text"], default: "text")
         let range = try DateRangeArguments.range(parsed)
-        let nights = try await StoreDirectoryArgument.openExisting(parsed).nights(in: range)
+        let (nights, unreadable) = try await StoreDirectoryArgument.openExisting(parsed).readableNights(in: range)
+        StoreDirectoryArgument.warn(skipping: unreadable)
         if format == "json" {
             print(try json(nights))
         } else {

@@ -52,8 +52,10 @@ enum RecordCommand: Command {
         let result = try await SleepCycleSdk.stopAnalysis()
         live.cancel()
         try recorder?.close()
-        if let directory = parsed.option(StoreDirectoryArgument.option) {
-            _ = try await SessionStore(directory: URL(fileURLWithPath: directory, isDirectory: true)).save(result)
+        let storing = parsed.option(StoreDirectoryArgument.option).map {
+            ResultStoring(
+                [result], in: URL(fileURLWithPath: $0, isDirectory: true),
+                storageDirectory: parsed.option("storage").map { URL(fileURLWithPath: $0, isDirectory: true) })
         }
         let report = AnalysisReport(result: result, score: SleepScoring.compute(result: result))
         switch format {
@@ -65,6 +67,7 @@ enum RecordCommand: Command {
         }
         let error = await SleepCycleSdk.dataSourceError
         await SleepCycleSdk.deinitialize()
+        if let failure = storing?.failure { throw failure }
         if let error { throw CommandLineError(kind: .failure, message: "capture ended: \(error)") }
     }
 

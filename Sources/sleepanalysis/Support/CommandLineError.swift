@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// A failure that ends a command: what to print and which exit status to return.
 struct CommandLineError: Error, CustomStringConvertible {
@@ -8,6 +9,9 @@ struct CommandLineError: Error, CustomStringConvertible {
         case usage
         /// The input data is wrong (unreadable file, malformed content): exit 65.
         case badData
+        /// A result could not be saved where it was asked to go (the session store); it was printed and kept:
+        /// exit 73 (`EX_CANTCREAT`).
+        case cannotStore
         /// Anything else: exit 1.
         case failure
     }
@@ -24,7 +28,21 @@ struct CommandLineError: Error, CustomStringConvertible {
         switch kind {
         case .usage: 64
         case .badData: 65
+        case .cannotStore: 73
         case .failure: 1
+        }
+    }
+
+    /// The exit status for an SDK error: input the user gave (data files, a licence key that is invalid, expired
+    /// or lacks a feature) is 65, a bad configuration 64, anything else 1.
+    ///
+    /// - Parameter error: The SDK's error.
+    /// - Returns: The process exit status.
+    static func exitCode(for error: SleepCycleSdkError) -> Int32 {
+        switch error {
+        case .invalidInput, .dataSourceFailure, .invalidApiKey, .featureNotEnabled: 65
+        case .invalidConfiguration: 64
+        default: 1
         }
     }
 

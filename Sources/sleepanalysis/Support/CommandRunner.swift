@@ -8,7 +8,8 @@ enum CommandRunner {
     /// - Parameters:
     ///   - arguments: the process arguments without the program name.
     ///   - commands: the available commands.
-    /// - Returns: the exit status: 0 on success, 64 usage, 65 bad data, 1 other failures.
+    /// - Returns: the exit status: 0 on success, 64 usage, 65 bad input (data files, licence keys), 73 a result
+    ///   that could not be stored, 1 other failures.
     static func run(_ arguments: [String], commands: [any Command.Type]) async -> Int32 {
         let overview = usage(commands)
         guard let name = arguments.first else {
@@ -33,11 +34,7 @@ enum CommandRunner {
             return error.exitCode
         } catch let error as SleepCycleSdkError {
             printError("sleepanalysis \(name): \(error.description)\n")
-            switch error {
-            case .invalidInput, .dataSourceFailure: return 65
-            case .invalidConfiguration: return 64
-            default: return 1
-            }
+            return CommandLineError.exitCode(for: error)
         } catch {
             printError("sleepanalysis \(name): \(error)\n")
             return 1

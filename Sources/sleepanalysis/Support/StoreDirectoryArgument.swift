@@ -22,7 +22,17 @@ enum StoreDirectoryArgument {
         SessionStore.defaultDirectory(environment: environment)
     }
 
-    /// Opens the store, refusing to create one where the user expects to read one.
+    /// Warns on standard error about stored nights that could not be read and were left out.
+    ///
+    /// - Parameter unreadable: The skipped rows.
+    static func warn(skipping unreadable: [UnreadableNight]) {
+        for night in unreadable {
+            FileHandle.standardError.write(Data("sleepanalysis: warning: skipped an unreadable \(night)\n".utf8))
+        }
+    }
+
+    /// Opens the store for reading only (so a store in a read-only directory or file can be read), refusing to
+    /// create one where the user expects to read one.
     ///
     /// - Parameter parsed: The parsed command line.
     /// - Returns: The store.
@@ -34,6 +44,6 @@ enum StoreDirectoryArgument {
             throw CommandLineError(
                 kind: .failure, message: "no session store at \(directory.path) (use --store DIR)", usage: nil)
         }
-        return try SessionStore(directory: directory)
+        return try SessionStore(readingFrom: directory)
     }
 }

@@ -78,11 +78,14 @@ final class SQLiteDatabaseTests: XCTestCase {
         let directory = try makeTemporaryDirectory(self)
         let url = directory.appendingPathComponent("journal.sqlite")
         try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: url)
-        // Then opening it as a journal or a store fails cleanly
+        // Then opening it as a journal, or reading it as a store, fails cleanly
         let message = assertStorageFailure(try SessionJournal(databaseURL: url))
         XCTAssertTrue(message?.contains("not a database") ?? false, message ?? "")
         try FileManager.default.copyItem(at: url, to: directory.appendingPathComponent(SessionStore.fileName))
-        assertStorageFailure(try SessionStore(directory: directory))
+        let reading = assertStorageFailure(try SessionStore(readingFrom: directory))
+        XCTAssertTrue(reading?.contains("not a database") ?? false, reading ?? "")
+        // And opening it as a store for writing moves it aside and starts a new one
+        XCTAssertNotNil(try SessionStore(directory: directory).quarantined)
     }
 
     func test_migrator_refuses_other_schema_and_newer_version() throws {

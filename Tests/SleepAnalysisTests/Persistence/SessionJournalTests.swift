@@ -250,9 +250,9 @@ final class SessionJournalTests: XCTestCase {
         let (journal, quarantined) = try SessionJournal.openRecovering(databaseURL: url)
 
         // Then the garbage is kept aside, and a fresh journal works
-        let moved = try XCTUnwrap(quarantined)
+        let moved = try XCTUnwrap(quarantined).movedURL
         XCTAssertEqual(try Data(contentsOf: moved), garbage)
-        XCTAssertTrue(moved.lastPathComponent.hasPrefix("journal.sqlite.damaged-"))
+        XCTAssertTrue(moved.lastPathComponent.hasPrefix("journal.sqlite.corrupt-"), moved.lastPathComponent)
         XCTAssertEqual(try journal.activeSessions(), [])
         try journal.beginSession(makeSession())
         XCTAssertEqual(try journal.activeSessions().count, 1)
@@ -272,7 +272,7 @@ final class SessionJournalTests: XCTestCase {
         assertStorageFailure(try SessionJournal.openRecovering(databaseURL: url))
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
-                .filter { $0.contains("damaged") }, [])
+                .filter { $0.contains("corrupt") }, [])
     }
 }
 

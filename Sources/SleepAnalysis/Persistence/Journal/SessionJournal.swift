@@ -64,33 +64,40 @@ public final class SessionJournal: Sendable {
         try Self.migrator.migrate(database)
     }
 
-    /// Opens the journal, or, when the file is damaged (corrupt or not a database), moves it aside as
-    /// `<name>.damaged-<unix time>` (with its -wal and -shm files) and starts an empty journal, so that a
-    /// damaged journal costs the sessions it held but never blocks the SDK.
+    /// Opens the journal after checking it, or, when the file is damaged (SQLite's `quick_check` fails, it is
+    /// not a database, or a session record does not decode), renames it aside as
+    /// `journal.sqlite.corrupt-<UTC time>` (with its -wal and -shm files, see `QuarantinedFile`) and starts an
+    /// empty journal: a damaged journal costs the sessions it held but never blocks new ones.
     ///
     /// - Parameter databaseURL: The database file, usually `<stateDir>/journal.sqlite`.
-    /// - Returns: The journal, and where the damaged file was moved (nil when nothing was damaged).
+    /// - Returns: The journal, and the quarantine record when the damaged file was moved (nil otherwise).
     /// - Throws: `SleepCycleSdkError.storageFailure` when the file cannot be opened for another reason (an
     ///   unwritable directory, a journal from a newer library) or cannot be moved aside.
-    public static func openRecovering(databaseURL: URL) throws -> (journal: SessionJournal, quarantined: URL?) {
-        do {
-            let journal = try SessionJournal(databaseURL: databaseURL)
-            try journal.database.checkIntegrity()
-            return (journal, nil)
-        } catch  where SQLiteDatabase.isDamage(error) {
-            let stamp = Int(Date().timeIntervalSince1970)
-            let quarantined = databaseURL.appendingPathExtension("damaged-\(stamp)")
-            for suffix in ["", "-wal", "-shm"] {
-                let source = URL(fileURLWithPath: databaseURL.path + suffix)
-                guard FileManager.default.fileExists(atPath: source.path) else { continue }
-                do {
-                    try FileManager.default.moveItem(at: source, to: URL(fileURLWithPath: quarantined.path + suffix))
-                } catch {
-                    throw SleepCycleSdkError.storageFailure(
-                        "cannot move the damaged journal \(source.path) aside: \(error.localizedDescription)")
-                }
+    public static func openRecovering(
+        databaseURL: URL
+    ) throws -> (journal: SessionJournal, quarantined: QuarantinedFile?) {
+        let (database, quarantined) = try SQLiteDatabase.openRecovering(databaseURL) { database in
+            try migrator.migrate(database)
+            try validateSessionRecords(database)
+        }
+        return (SessionJournal(database: database), quarantined)
+    }
+
+    /// Wraps a database that is open and migrated.
+    private init(database: SQLiteDatabase) {
+        self.database = database
+    }
+
+    /// Decodes every session record, so that flipped bytes SQLite cannot see are found at open as damage.
+    private static func validateSessionRecords(_ database: SQLiteDatabase) throws {
+        let rows = try database.read { try $0.query("SELECT session_id, record FROM sessions") }
+        for row in rows {
+            do {
+                _ = try PersistenceCoding.decode(JournalSession.self, from: try row.blob(1), what: "a session record")
+            } catch SleepCycleSdkError.storageFailure(let why) {
+                let id = (try? row.text(0)) ?? "with an unreadable id"
+                throw SQLiteDatabase.damage("session \(id): \(why)", in: database.url)
             }
-            return (try SessionJournal(databaseURL: databaseURL), quarantined)
         }
     }
 

@@ -46,7 +46,7 @@ final class SQLiteConnection {
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         if code != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            let text = message.map { String(cString: $0) } ?? errorMessage
             sqlite3_free(message)
             throw SQLiteDatabase.storageError(code: code, message: text, context: "running a script on \(path)")
         }
@@ -63,8 +63,13 @@ final class SQLiteConnection {
     /// - Throws: `SleepCycleSdkError.storageFailure` with SQLite's message and `context`.
     func check(_ code: Int32, _ context: @autoclosure () -> String, accepted: Set<Int32> = []) throws {
         guard code != SQLITE_OK, !accepted.contains(code) else { return }
-        throw SQLiteDatabase.storageError(
-            code: code, message: String(cString: sqlite3_errmsg(handle)), context: "\(context()) on \(path)")
+        throw SQLiteDatabase.storageError(code: code, message: errorMessage, context: "\(context()) on \(path)")
+    }
+
+    /// SQLite's message for the last failure, with the operating system's reason when a file operation failed
+    /// (e.g. "disk I/O error: No space left on device").
+    var errorMessage: String {
+        SQLiteDatabase.describe(handle)
     }
 
     /// Rolls back an open transaction, ignoring the result (used while another error propagates).

@@ -17,6 +17,8 @@ final class SQLiteDatabase: @unchecked Sendable {
 
     /// Where the database lives.
     let url: URL
+    /// True when the file was opened for reading only (`init(readingOnly:)`).
+    let isReadOnly: Bool
 
     private let lock = NSLock()
     private let connection: SQLiteConnection
@@ -30,6 +32,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     ///   file is not a SQLite database.
     init(url: URL, busyTimeoutMilliseconds: Int32 = 5_000) throws {
         self.url = url
+        isReadOnly = false
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -44,14 +47,14 @@ final class SQLiteDatabase: @unchecked Sendable {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw SleepCycleSdkError.storageFailure("cannot create \(url.path): \(reason)")
+            throw SleepCycleSdkError.storageFailure("cannot open \(url.path) for writing: \(reason)")
         }
         close(descriptor)
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(url.path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let message = handle.map(Self.describe) ?? "out of memory"
             sqlite3_close_v2(handle)
             throw Self.storageError(code: code, message: message, context: "opening \(url.path)")
         }
@@ -65,6 +68,20 @@ final class SQLiteDatabase: @unchecked Sendable {
             connection.close()
             throw error
         }
+    }
+
+    /// Opens an existing database for reading only, without creating or changing any file; this works on a
+    /// read-only file and in a read-only directory too (see `SQLiteReadOnlyOpening`). Writes then fail.
+    ///
+    /// - Parameters:
+    ///   - url: The database file.
+    ///   - busyTimeoutMilliseconds: How long a read waits for another connection's lock before failing.
+    /// - Throws: `SleepCycleSdkError.storageFailure` when the file is missing, unreadable or not a database.
+    init(readingOnly url: URL, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        self.url = url
+        isReadOnly = true
+        let handle = try SQLiteReadOnlyOpening.open(url, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        connection = SQLiteConnection(handle: handle, path: url.path)
     }
 
     deinit {
@@ -159,6 +176,21 @@ final class SQLiteDatabase: @unchecked Sendable {
     static func isDamage(_ error: any Error) -> Bool {
         guard case SleepCycleSdkError.storageFailure(let message) = error else { return false }
         return [SQLITE_CORRUPT, SQLITE_NOTADB].contains { message.contains("(SQLite \($0), ") }
+    }
+
+    /// SQLite's message for a connection's last failure, followed by the operating system's reason when a file
+    /// operation failed (`sqlite3_system_errno`), e.g. "disk I/O error: No space left on device".
+    ///
+    /// - Parameter handle: The connection.
+    /// - Returns: The message.
+    static func describe(_ handle: OpaquePointer) -> String {
+        let message = String(cString: sqlite3_errmsg(handle))
+        let code = sqlite3_errcode(handle) & 0xff
+        let system = sqlite3_system_errno(handle)
+        guard system != 0, [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY].contains(code) else {
+            return message
+        }
+        return "\(message): \(String(cString: strerror(system)))"
     }
 
     /// The one place a SQLite failure becomes an SDK error.

@@ -27,6 +27,35 @@ struct SQLiteMigrator: Sendable {
         while try database.write({ try applyNextMigration($0, database: database) }) {}
     }
 
+    /// Checks, without writing, that a database opened for reading holds this schema at the latest version.
+    ///
+    /// - Parameter database: The database, usually opened with `init(readingOnly:)`.
+    /// - Throws: `SleepCycleSdkError.storageFailure` when the file holds another schema, an older version (it
+    ///   must be opened for writing once to be upgraded) or a newer one.
+    func requireCurrent(_ database: SQLiteDatabase) throws {
+        let row = try database.read { connection -> SQLiteRow? in
+            let tables = try connection.query(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+            guard !tables.isEmpty else { return nil }
+            return try connection.query("SELECT name, version FROM schema_version WHERE id = 1").first
+        }
+        guard let row, try row.text(0) == schemaName else {
+            throw SQLiteDatabase.storageError(
+                code: SQLITE_ERROR, message: "the file does not hold a '\(schemaName)' schema",
+                context: "opening \(database.url.path) for reading")
+        }
+        let version = try row.int64(1)
+        guard version == latestVersion else {
+            let advice =
+                version < latestVersion
+                ? "open it for writing once to upgrade it" : "it was written by a newer library"
+            throw SQLiteDatabase.storageError(
+                code: SQLITE_ERROR,
+                message: "schema version \(version), this library reads \(latestVersion); \(advice)",
+                context: "opening \(database.url.path) for reading")
+        }
+    }
+
     /// Applies the migration after the database's current version, if any.
     ///
     /// - Returns: True when a migration ran (another may follow), false when the schema is up to date.

@@ -47,6 +47,33 @@ extension SessionStore {
         try await offloaded { try $0.result(sessionId: sessionId) }
     }
 
+    /// The nights that overlap `range`, skipping rows that do not decode; see `readableNights(in:)`.
+    ///
+    /// - Parameter range: The dates to look in.
+    /// - Returns: The readable nights and the skipped rows.
+    /// - Throws: `SleepCycleSdkError.storageFailure`.
+    public func readableNights(
+        in range: DateInterval
+    ) async throws -> (
+        nights: [StoredNight], unreadable: [UnreadableNight]
+    ) {
+        try await offloaded { try $0.readableNights(in: range) }
+    }
+
+    /// The results of the nights that overlap `range`, skipping rows that do not decode; see
+    /// `readableResults(in:)`.
+    ///
+    /// - Parameter range: The dates to look in.
+    /// - Returns: The readable results and the skipped rows.
+    /// - Throws: `SleepCycleSdkError.storageFailure`.
+    public func readableResults(
+        in range: DateInterval
+    ) async throws -> (
+        results: [AnalysisResult], unreadable: [UnreadableNight]
+    ) {
+        try await offloaded { try $0.readableResults(in: range) }
+    }
+
     /// The stage samples that overlap `range`.
     ///
     /// - Parameter range: The dates to look in.

@@ -54,22 +54,48 @@ public final class SessionStore: Sendable {
     /// The directory holding the database.
     public let directory: URL
 
-    private let database: SQLiteDatabase
+    /// True when the store was opened with `init(readingFrom:)`: queries work, writes fail.
+    public let isReadOnly: Bool
+    /// The damaged database `init(directory:)` renamed aside before starting a new one, if it found one.
+    public let quarantined: QuarantinedFile?
+
+    let database: SQLiteDatabase
     private let subscribers = SessionStoreSubscribers()
     /// Serialises each write with the publication of its change, so subscribers see anchors in order.
     private let publicationLock = NSLock()
     /// Where the `async` calls do their blocking SQLite work, off the caller's executor.
     let blockingQueue = DispatchQueue(label: "SleepAnalysis.SessionStore")
 
-    /// Opens (creating and migrating if needed) the store in `directory`.
+    /// Opens (creating and migrating if needed) the store in `directory` for reading and writing.
+    ///
+    /// The file is checked first (SQLite's `quick_check`): a damaged file (corrupt, or not a database) is renamed
+    /// aside as `sessions.sqlite.corrupt-<UTC time>` and a new, empty store is started; `quarantined` then says
+    /// where the old one went.
     ///
     /// - Parameter directory: Where `sessions.sqlite` lives; created if missing.
-    /// - Throws: `SleepCycleSdkError.storageFailure` when the directory or database cannot be opened, or the
-    ///   file is not a session store.
+    /// - Throws: `SleepCycleSdkError.storageFailure`, naming the file and the reason, when the directory or
+    ///   database cannot be created or written (read-only place, full disk), or the file is another kind of
+    ///   database or from a newer library.
     public init(directory: URL) throws {
         self.directory = directory
-        database = try SQLiteDatabase(url: directory.appendingPathComponent(Self.fileName))
-        try Self.migrator.migrate(database)
+        isReadOnly = false
+        (database, quarantined) = try SQLiteDatabase.openRecovering(directory.appendingPathComponent(Self.fileName)) {
+            try Self.migrator.migrate($0)
+        }
+    }
+
+    /// Opens an existing store for reading only, changing no file: this works on a read-only file or in a
+    /// read-only directory (where SQLite cannot create its `-wal` and `-shm` files), and never creates a store.
+    ///
+    /// - Parameter directory: Where `sessions.sqlite` lives.
+    /// - Throws: `SleepCycleSdkError.storageFailure` when there is no store, it cannot be read, or its schema is
+    ///   not this library's (an older store must be opened for writing once to be upgraded).
+    public init(readingFrom directory: URL) throws {
+        self.directory = directory
+        isReadOnly = true
+        quarantined = nil
+        database = try SQLiteDatabase(readingOnly: directory.appendingPathComponent(Self.fileName))
+        try Self.migrator.requireCurrent(database)
     }
 
     deinit {
@@ -89,11 +115,23 @@ public final class SessionStore: Sendable {
         let summary = try PersistenceCoding.encode(night, what: "the night summary")
         let body = try PersistenceCoding.encode(result, what: "the analysis result")
         let samples = Self.stageSamples(of: result)
-        return try publishing {
+        do {
+            return try insert(night, summary: summary, body: body, samples: samples)
+        } catch SleepCycleSdkError.storageFailure(let why) {
+            throw SleepCycleSdkError.storageFailure(
+                "cannot save the night \(result.sessionId) in \(database.url.path): \(why)")
+        }
+    }
+
+    /// Writes one night's rows in one transaction and publishes the change.
+    private func insert(
+        _ night: StoredNight, summary: Data, body: Data, samples: [SleepStageSample]
+    ) throws -> SessionStoreChange {
+        try publishing {
             try database.write { connection in
                 let anchor = try nextAnchor(connection)
-                try removeNight(result.sessionId, connection)
-                try connection.execute("DELETE FROM tombstones WHERE session_id = ?", [.uuid(result.sessionId)])
+                try removeNight(night.sessionId, connection)
+                try connection.execute("DELETE FROM tombstones WHERE session_id = ?", [.uuid(night.sessionId)])
                 try connection.execute(
                     """
                     INSERT INTO nights (session_id, start_time, end_time, time_zone, anchor, summary, result)

@@ -1,0 +1,18 @@
+import Foundation
+import XCTest
+
+/// `sleepanalysis breathing` exits 65 (bad input data) when its input files are missing or malformed.
+final class BreathingCommandTests: XCTestCase {
+    func test_breathing_exits_65_for_a_missing_audio_file_and_a_malformed_accelerometer_file() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let missing = try runCommandLineTool(["breathing", directory.appendingPathComponent("none.wav").path])
+        XCTAssertEqual(missing.status, 65, missing.standardError)
+        XCTAssertTrue(missing.standardError.contains("none.wav"), missing.standardError)
+
+        let csv = directory.appendingPathComponent("bad.csv")
+        try Data("timestamp,x,y,z\n0,1\n".utf8).write(to: csv)
+        let malformed = try runCommandLineTool(["breathing", "--accelerometer", csv.path])
+        XCTAssertEqual(malformed.status, 65, malformed.standardError)
+        XCTAssertTrue(malformed.standardError.contains("bad.csv"), malformed.standardError)
+    }
+}
