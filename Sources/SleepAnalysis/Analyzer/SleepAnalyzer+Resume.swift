@@ -117,8 +117,8 @@ extension SleepAnalyzer {
         guard let given = source.fingerprint else { return }
         for session in sessions {
             guard let journaled = session.inputFingerprint else { continue }
-            // A new recording (other file names, same sensors) continues the session, as the seed's samples do;
-            // the same files with another length, content or start time would mix two nights.
+            // A new recording (other file names, same sensors) continues the session; the same files with another
+            // length, content or start time would mix two nights.
             let names = { (print: DataSourceFingerprint) in print.inputs.mapValues { $0.prefix { $0 != "," } } }
             if journaled.kind == given.kind, Set(journaled.inputs.keys) == Set(given.inputs.keys),
                 names(journaled) != names(given)

@@ -29,10 +29,18 @@ public struct DataSourceFingerprint: Sendable, Hashable, Codable {
     public func differences(from other: DataSourceFingerprint) -> [String] {
         var found: [String] = []
         if kind != other.kind { found.append("the source was \(kind), now \(other.kind)") }
-        // The start time is journaled, not compared: the seed's samples resume a recording on a source that
-        // starts later (the analysis skips what precedes the checkpoint).
         for name in Set(inputs.keys).union(other.inputs.keys).sorted() where inputs[name] != other.inputs[name] {
             found.append("the \(name) input was \(inputs[name] ?? "absent"), now \(other.inputs[name] ?? "absent")")
+        }
+        // The very same files under another start time would put the night elsewhere on the clock (a touched
+        // file moves a start taken from its modification time). A new recording may start later: only the same
+        // input is held to its start.
+        if found.isEmpty, let start = startTime, let otherStart = other.startTime,
+            abs(start.timeIntervalSince(otherStart)) > 0.001
+        {
+            found.append(
+                "the start time was \(start.formatted(.iso8601)), now \(otherStart.formatted(.iso8601)) "
+                    + "(give the same start, e.g. --start \(start.formatted(.iso8601)))")
         }
         return found
     }

@@ -93,6 +93,13 @@ final class ResumeInputsTests: XCTestCase {
                 { $0.createFileDataSource(audio: night, accelerometer: nil, startTime: self.start) }
             ),
             ("the source was file, now live", { _ in LiveDataSource(device: "null") }),
+            (
+                "the start time was",
+                {
+                    $0.createFileDataSource(
+                        audio: night, accelerometer: accelerometer, startTime: self.start.addingTimeInterval(3_600))
+                }
+            ),
         ]
         for (expected, source) in cases {
             let directory = try await journalSession(audio: night, accelerometer: accelerometer, licence: licence)
