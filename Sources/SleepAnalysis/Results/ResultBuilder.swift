@@ -17,7 +17,8 @@ struct ResultBuilder {
 
     /// The result.
     func build() -> AnalysisResult {
-        let predictions = wholeNight ?? []
+        let predictions = clipped(wholeNight ?? [])
+        let realTimePredictions = clipped(realTimePredictions)
         let statistics = wholeNight.map { _ in
             SleepStatisticsCalculator().statistics(
                 predictions: predictions, session: DateInterval(start: startTime, end: endTime), events: events,
@@ -30,5 +31,18 @@ struct ResultBuilder {
             realTimeSleepStageIntervals: includeRealTime ? SleepStageIntervals.from(realTimePredictions) : [],
             sleepStagePredictions: predictions, statistics: statistics, audioStatistics: audioStatistics,
             smartAlarmEvents: smartAlarmEvents)
+    }
+
+    /// The epochs within the session: a last epoch staged from its first half ends where the session ends, so no
+    /// stage outlasts the time in bed (a 20-second clip is not "light 1 min").
+    private func clipped(_ predictions: [SleepStagePrediction]) -> [SleepStagePrediction] {
+        predictions.compactMap { prediction in
+            let start = max(prediction.interval.start, startTime)
+            let end = min(prediction.interval.end, endTime)
+            guard end > start else { return nil }
+            var inSession = prediction
+            inSession.interval = DateInterval(start: start, end: end)
+            return inSession
+        }
     }
 }
