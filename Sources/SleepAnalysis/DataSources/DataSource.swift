@@ -6,7 +6,8 @@ public enum ReplayPace: Sendable, Hashable {
     case asFastAsPossible
     /// At the speed it was recorded.
     case realTime
-    /// A multiple of real time (2 is twice as fast); must be positive.
+    /// A multiple of real time (2 is twice as fast), from 0.001 to 1 000 000; other values are rejected with
+    /// `SleepCycleSdkError.invalidConfiguration` when the replay starts.
     case speed(Double)
 }
 

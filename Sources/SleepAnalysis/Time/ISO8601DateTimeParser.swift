@@ -1,211 +1,186 @@
 import Foundation
 
-/// Reads ISO 8601 date-times and durations in the extended format, for intervals such as wake-up windows.
+/// The package's one reader of ISO 8601 dates and date-times: CSV timestamps, wake-up intervals and the command
+/// line's dates all go through it.
 ///
-/// Date-times: `YYYY-MM-DDThh:mm[:ss[.fff]][Z|±hh[:mm]]` (`T` may be a space; `,` may mark the fraction).
-/// Without a zone the time is local to the given default time zone. An abbreviated form without the
-/// date (`hh:mm[:ss][zone]`) is accepted where the caller allows it and takes its date from a reference.
-/// Durations: `PnW` or `P[nY][nM][nD][T[nH][nM][nS]]`, the last number may have a fraction.
-struct ISO8601DateTimeParser {
-    /// The zone for date-times written without one.
-    var defaultTimeZone: TimeZone
+/// It reads UTF-8 bytes with one `ISO8601Scanner`:
+/// - date-times `YYYY-MM-DD(T|t| )hh:mm[:ss[(.|,)fraction]][Z|z|±hh|±hh:mm|±hhmm]`, the `syntax` saying whether the
+///   seconds and the zone must be written and whether `24:00` is allowed;
+/// - where the caller asks, the abbreviated time-only form `hh:mm[:ss…][zone]`, whose date comes from a reference;
+/// - days `YYYY-MM-DD`.
+///
+/// Years must be in `years` (1970...9999), days must exist in their month, the hour is below 24 (or `24:00:00`
+/// where allowed), the minute below 60, the second below 61 (60 is a leap second, the next minute's first), zone
+/// offsets at most 23:59. A date-time without a zone is local time in `defaultTimeZone`.
+package struct ISO8601DateTimeParser: Sendable {
+    /// The years accepted: none before the Unix epoch's, none with more than four digits.
+    package static let years = 1970...9999
 
-    /// A parsed date-time before it is resolved to an instant.
-    struct DateTime {
-        /// Year, month and day; nil for the abbreviated time-only form.
-        var date: (year: Int, month: Int, day: Int)?
-        /// Hour (0...24; 24 only as 24:00:00), minute and seconds with fraction.
-        var hour: Int, minute: Int, second: Double
-        /// The written zone, nil when none was written.
-        var timeZone: TimeZone?
+    /// Which optional parts must be written.
+    package var syntax: ISO8601Syntax
+    /// The zone of date-times (and days) written without one.
+    package var defaultTimeZone: TimeZone
+
+    /// Creates a parser.
+    ///
+    /// - Parameters:
+    ///   - syntax: Which optional parts must be written.
+    ///   - defaultTimeZone: The zone of date-times and days written without one; UTC by default.
+    package init(syntax: ISO8601Syntax, defaultTimeZone: TimeZone = TimeZone(secondsFromGMT: 0)!) {
+        self.syntax = syntax
+        self.defaultTimeZone = defaultTimeZone
     }
 
-    /// A parsed duration, in calendar units and seconds.
-    struct Duration {
-        /// Whole years, months and days (weeks count as 7 days), and seconds (hours, minutes, seconds).
-        var years = 0.0, months = 0.0, days = 0.0, seconds = 0.0
+    /// Reads a full timestamp (`ISO8601Syntax.timestamp`) straight to an instant, without any calendar object:
+    /// the hot path of ISO 8601 CSV timestamps.
+    ///
+    /// - Parameter bytes: The text's UTF-8 bytes, already trimmed.
+    /// - Returns: The instant, or nil when the text is not such a timestamp.
+    package static func timestamp(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = ISO8601Scanner(bytes)
+        guard let value = dateTime(&scanner, syntax: .timestamp, allowTimeOnly: false), scanner.isAtEnd else {
+            return nil
+        }
+        return value.instant
     }
 
-    /// Parses a date-time, optionally the abbreviated time-only form.
+    /// Reads a date-time, optionally the abbreviated time-only form, without resolving it.
+    ///
+    /// - Parameters:
+    ///   - bytes: The text's UTF-8 bytes.
+    ///   - allowTimeOnly: Whether `hh:mm[:ss…][zone]` without a date is accepted.
+    /// - Returns: The fields as written, or nil when the text is not such a date-time.
+    package func parse(_ bytes: UnsafeBufferPointer<UInt8>, allowTimeOnly: Bool = false) -> ISO8601DateTime? {
+        var scanner = ISO8601Scanner(bytes)
+        guard let value = Self.dateTime(&scanner, syntax: syntax, allowTimeOnly: allowTimeOnly), scanner.isAtEnd
+        else { return nil }
+        return value
+    }
+
+    /// Reads a date-time, optionally the abbreviated time-only form, without resolving it.
     ///
     /// - Parameters:
     ///   - text: The text.
-    ///   - allowTimeOnly: Whether `hh:mm[:ss][zone]` without a date is accepted.
-    /// - Returns: The parsed fields, or nil when the text is not such a date-time.
-    func parseDateTime(_ text: Substring, allowTimeOnly: Bool = false) -> DateTime? {
-        var cursor = Cursor(text)
-        var date: (Int, Int, Int)?
-        if let year = cursor.digits(exactly: 4) {
-            guard cursor.take("-"), let month = cursor.digits(exactly: 2), cursor.take("-"),
-                let day = cursor.digits(exactly: 2), cursor.take("T") || cursor.take("t") || cursor.take(" ")
-            else { return nil }
-            date = (year, month, day)
-        } else if !allowTimeOnly {
-            return nil
+    ///   - allowTimeOnly: Whether `hh:mm[:ss…][zone]` without a date is accepted.
+    /// - Returns: The fields as written, or nil when the text is not such a date-time.
+    package func parse(_ text: some StringProtocol, allowTimeOnly: Bool = false) -> ISO8601DateTime? {
+        var copy = String(text)
+        return copy.withUTF8 { parse($0, allowTimeOnly: allowTimeOnly) }
+    }
+
+    /// Reads a date-time and resolves it to an instant.
+    ///
+    /// - Parameter text: The text.
+    /// - Returns: The instant, or nil when the text is not such a date-time or names a local time that does not
+    ///   exist.
+    package func date(from text: some StringProtocol) -> Date? {
+        parse(text).flatMap { resolve($0) }
+    }
+
+    /// Reads a day, `YYYY-MM-DD`, as its first instant (midnight) in `defaultTimeZone`.
+    ///
+    /// - Parameter text: The text.
+    /// - Returns: The day's midnight, or nil when the text is not such a day.
+    package func day(from text: some StringProtocol) -> Date? {
+        var copy = String(text)
+        let day = copy.withUTF8 { bytes -> ISO8601DateTime.Day? in
+            var scanner = ISO8601Scanner(bytes)
+            guard let day = Self.day(&scanner), scanner.isAtEnd else { return nil }
+            return day
         }
-        guard let hour = cursor.digits(exactly: 2), cursor.take(":"), let minute = cursor.digits(exactly: 2)
-        else { return nil }
-        var second = 0.0
-        if cursor.take(":") {
-            guard let whole = cursor.digits(exactly: 2) else { return nil }
-            second = Double(whole)
-            if cursor.take(".") || cursor.take(",") {
-                guard let fraction = cursor.fraction() else { return nil }
-                second += fraction
-            }
-        }
-        var zone: TimeZone?
-        if cursor.take("Z") || cursor.take("z") {
-            zone = TimeZone(secondsFromGMT: 0)
-        } else if let sign = cursor.sign() {
-            guard let zoneHours = cursor.digits(exactly: 2), zoneHours <= 18 else { return nil }
-            _ = cursor.take(":")
-            let zoneMinutes = cursor.digits(exactly: 2) ?? 0
-            guard zoneMinutes < 60 else { return nil }
-            zone = TimeZone(secondsFromGMT: sign * (zoneHours * 3600 + zoneMinutes * 60))
-        }
-        guard cursor.isAtEnd, minute < 60, second < 61,
-            hour < 24 || (hour == 24 && minute == 0 && second == 0)
-        else { return nil }
-        if let (year, month, day) = date {
-            guard (1...12).contains(month), (1...31).contains(day), year > 0 else { return nil }
-        }
-        return DateTime(
-            date: date.map { (year: $0.0, month: $0.1, day: $0.2) }, hour: hour, minute: minute, second: second,
-            timeZone: zone
-        )
+        return day.flatMap { midnight(of: $0, in: defaultTimeZone) }
     }
 
     /// Resolves a parsed date-time to an instant.
     ///
     /// - Parameters:
     ///   - value: The parsed date-time.
-    ///   - reference: For the time-only form: the date-time whose date and zone it borrows.
-    /// - Returns: The instant, or nil when the date does not exist (e.g. 31 February).
-    func resolve(_ value: DateTime, reference: DateTime? = nil) -> Date? {
-        guard let date = value.date ?? reference?.date else { return nil }
-        let zone = value.timeZone ?? reference?.timeZone ?? defaultTimeZone
+    ///   - reference: For the time-only form: the date-time whose date (and zone, when `value` has none) it borrows.
+    /// - Returns: The instant, or nil without a date, or for a local time on a day the zone skips.
+    package func resolve(_ value: ISO8601DateTime, reference: ISO8601DateTime? = nil) -> Date? {
+        var complete = value
+        complete.day = value.day ?? reference?.day
+        complete.zoneOffsetSeconds = value.zoneOffsetSeconds ?? reference?.zoneOffsetSeconds
+        guard let day = complete.day else { return nil }
+        if let instant = complete.instant { return instant }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = defaultTimeZone
+        guard let midnight = midnight(of: day, in: defaultTimeZone) else { return nil }
+        let time = DateComponents(hour: value.hour, minute: value.minute, second: value.second)
+        return calendar.date(byAdding: time, to: midnight)?.addingTimeInterval(value.fraction)
+    }
+
+    /// The first instant of `day` in `zone`; nil when the zone skips that day.
+    private func midnight(of day: ISO8601DateTime.Day, in zone: TimeZone) -> Date? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        let components = DateComponents(year: date.year, month: date.month, day: date.day)
+        let components = DateComponents(year: day.year, month: day.month, day: day.day)
         guard let midnight = calendar.date(from: components),
             calendar.dateComponents([.year, .month, .day], from: midnight) == components
         else { return nil }
-        let wholeSeconds = Int(value.second.rounded(.down))
-        let time = DateComponents(hour: value.hour, minute: value.minute, second: wholeSeconds)
-        guard let instant = calendar.date(byAdding: time, to: midnight) else { return nil }
-        return instant.addingTimeInterval(value.second - Double(wholeSeconds))
+        return midnight
     }
 
-    /// Parses a duration (`P…`).
-    ///
-    /// - Parameter text: The text.
-    /// - Returns: The duration, or nil when the text is not a duration.
-    func parseDuration(_ text: Substring) -> Duration? {
-        var cursor = Cursor(text)
-        guard cursor.take("P") || cursor.take("p") else { return nil }
-        var duration = Duration()
-        var inTime = false
-        var sawNumber = false
-        var sawFraction = false
-        while !cursor.isAtEnd {
-            if cursor.take("T") || cursor.take("t") {
-                guard !inTime else { return nil }
-                inTime = true
-                continue
-            }
-            guard !sawFraction, let number = cursor.decimal() else { return nil }
-            sawFraction = number.rounded(.down) != number
-            sawNumber = true
-            switch (cursor.next()?.uppercased(), inTime) {
-            case ("Y", false): duration.years += number
-            case ("M", false): duration.months += number
-            case ("W", false): duration.days += 7 * number
-            case ("D", false): duration.days += number
-            case ("H", true): duration.seconds += 3600 * number
-            case ("M", true): duration.seconds += 60 * number
-            case ("S", true): duration.seconds += number
-            default: return nil
-            }
-        }
-        return sawNumber ? duration : nil
-    }
+    // MARK: - Grammar
 
-    /// Moves an instant by a duration (or back, with `sign` -1) in the calendar of a time zone.
-    ///
-    /// - Parameters:
-    ///   - date: The instant.
-    ///   - duration: The duration.
-    ///   - sign: 1 to add, -1 to subtract.
-    ///   - zone: The zone whose calendar counts years, months and days.
-    /// - Returns: The moved instant, or nil for a fractional year or month.
-    func move(_ date: Date, by duration: Duration, sign: Int, in zone: TimeZone) -> Date? {
-        guard duration.years.rounded(.down) == duration.years, duration.months.rounded(.down) == duration.months
+    /// `YYYY-MM-DD`, a day that exists, in `years`.
+    private static func day(_ scanner: inout ISO8601Scanner) -> ISO8601DateTime.Day? {
+        guard let year = scanner.digits(exactly: 4), scanner.take("-"), let month = scanner.digits(exactly: 2),
+            scanner.take("-"), let day = scanner.digits(exactly: 2),
+            years.contains(year), (1...12).contains(month),
+            (1...ISO8601DateTime.Day.length(ofMonth: month, year: year)).contains(day)
         else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let wholeDays = duration.days.rounded(.down)
-        let calendarPart = DateComponents(
-            year: sign * Int(duration.years), month: sign * Int(duration.months), day: sign * Int(wholeDays)
-        )
-        guard let moved = calendar.date(byAdding: calendarPart, to: date) else { return nil }
-        let seconds = (duration.days - wholeDays) * 86_400 + duration.seconds
-        return moved.addingTimeInterval(Double(sign) * seconds)
-    }
-}
-
-/// A forward-only reader over the characters of a string.
-private struct Cursor {
-    private let characters: [Character]
-    private var index = 0
-
-    init(_ text: Substring) { characters = Array(text) }
-
-    var isAtEnd: Bool { index == characters.count }
-
-    mutating func next() -> Character? {
-        guard index < characters.count else { return nil }
-        defer { index += 1 }
-        return characters[index]
+        return ISO8601DateTime.Day(year: year, month: month, day: day)
     }
 
-    mutating func take(_ character: Character) -> Bool {
-        guard index < characters.count, characters[index] == character else { return false }
-        index += 1
-        return true
-    }
-
-    mutating func sign() -> Int? {
-        if take("+") { return 1 }
-        if take("-") || take("\u{2212}") { return -1 }
-        return nil
-    }
-
-    mutating func digits(exactly count: Int) -> Int? {
-        guard index + count <= characters.count else { return nil }
-        let slice = characters[index..<index + count]
-        guard slice.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(String(slice)) else { return nil }
-        index += count
-        return value
-    }
-
-    /// Digits after a decimal mark, as a fraction (".5" → 0.5).
-    mutating func fraction() -> Double? {
-        let start = index
-        while index < characters.count, characters[index].isASCII, characters[index].isNumber { index += 1 }
-        guard index > start else { return nil }
-        return Double("0." + String(characters[start..<index]))
-    }
-
-    /// A non-negative decimal number (`12`, `1.5`, `1,5`).
-    mutating func decimal() -> Double? {
-        let start = index
-        while index < characters.count, characters[index].isASCII, characters[index].isNumber { index += 1 }
-        guard index > start, let whole = Double(String(characters[start..<index])) else { return nil }
-        if take(".") || take(",") {
-            guard let fraction = fraction() else { return nil }
-            return whole + fraction
+    /// A date-time (or, where allowed, a time) up to the end of its zone; the caller checks what follows.
+    private static func dateTime(
+        _ scanner: inout ISO8601Scanner, syntax: ISO8601Syntax, allowTimeOnly: Bool
+    ) -> ISO8601DateTime? {
+        var day: ISO8601DateTime.Day?
+        var lookahead = scanner  // four digits start a date; two digits and a colon, a time
+        if lookahead.digits(exactly: 4) != nil {
+            guard let date = Self.day(&scanner), scanner.takeLetter("T") || scanner.take(" ") else { return nil }
+            day = date
+        } else if !allowTimeOnly {
+            return nil
         }
-        return whole
+        guard let hour = scanner.digits(exactly: 2), scanner.take(":"), let minute = scanner.digits(exactly: 2)
+        else { return nil }
+        var second = 0
+        var fraction = 0.0
+        if scanner.take(":") {
+            guard let whole = scanner.digits(exactly: 2) else { return nil }
+            second = whole
+            if scanner.take(".") || scanner.take(",") {
+                guard let digits = scanner.fraction() else { return nil }
+                fraction = digits
+            }
+        } else if syntax.requiresSeconds {
+            return nil
+        }
+        let endOfDay = syntax.allowsEndOfDay && hour == 24 && minute == 0 && second == 0 && fraction == 0
+        guard hour < 24 || endOfDay, minute < 60, second < 61 else { return nil }
+        var zoneOffsetSeconds: Int?
+        if !scanner.isAtEnd || syntax.requiresZone {
+            guard let offset = zone(&scanner) else { return nil }
+            zoneOffsetSeconds = offset
+        }
+        return ISO8601DateTime(
+            day: day, hour: hour, minute: minute, second: second, fraction: fraction,
+            zoneOffsetSeconds: zoneOffsetSeconds)
+    }
+
+    /// `Z`, `z`, `±hh`, `±hh:mm` or `±hhmm` as seconds east of UTC; `±hh` only at the end of the text.
+    private static func zone(_ scanner: inout ISO8601Scanner) -> Int? {
+        if scanner.takeLetter("Z") { return 0 }
+        guard let sign = scanner.sign(), let hours = scanner.digits(exactly: 2), hours <= 23 else { return nil }
+        var minutes = 0
+        if !scanner.isAtEnd {
+            _ = scanner.take(":")
+            guard let written = scanner.digits(exactly: 2), written < 60 else { return nil }
+            minutes = written
+        }
+        return sign * (hours * 3_600 + minutes * 60)
     }
 }

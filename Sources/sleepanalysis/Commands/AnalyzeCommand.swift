@@ -230,7 +230,7 @@ struct NightInputs {
             pace = .speed(factor)
         }
         if let text = parsed.option("start") {
-            guard let date = ISO8601Parsing.date(text) else {
+            guard let date = ISO8601DateTimeParser(syntax: .timestamp).date(from: text) else {
                 throw CommandLineError.usage("--start must be an ISO 8601 date and time, not '\(text)'")
             }
             start = date
@@ -255,17 +255,5 @@ struct NightInputs {
         SleepCycleSdk.createFileDataSource(
             audio: audio, accelerometer: accelerometer, heartRate: heartRate, activityCounts: activityCounts,
             startTime: start, pace: pace)
-    }
-}
-
-/// Parses ISO 8601 instants given on the command line.
-enum ISO8601Parsing {
-    /// `2026-12-01T23:00:00Z`, with or without fractional seconds, `Z` or an offset.
-    static func date(_ text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
     }
 }

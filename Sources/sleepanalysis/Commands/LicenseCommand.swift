@@ -145,10 +145,9 @@ enum LicenseCommand: Command {
 
     /// `YYYY-MM-DD` (the end of that day, UTC) or an ISO 8601 time.
     static func parseExpiry(_ text: String, usage: String) throws -> Date {
-        if let day = try? Date(text + "T00:00:00Z", strategy: .iso8601) {
-            return day.addingTimeInterval(86_400)
-        }
-        if let time = try? Date(text, strategy: .iso8601) { return time }
+        let parser = ISO8601DateTimeParser(syntax: .timestamp)
+        if let day = parser.day(from: text) { return day.addingTimeInterval(86_400) }
+        if let time = parser.date(from: text) { return time }
         throw CommandLineError.usage("--expires: '\(text)' is not YYYY-MM-DD or an ISO 8601 time", usage: usage)
     }
 

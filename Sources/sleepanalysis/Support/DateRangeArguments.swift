@@ -1,9 +1,10 @@
 import Foundation
+import SleepAnalysis
 
 /// The `--from DATE` and `--to DATE` options of the store commands, read into a date range.
 ///
 /// A DATE is ISO 8601: a day (`2026-11-01`, midnight in the local time zone; for `--to`, the whole day is
-/// included) or a time with an offset (`2026-11-01T22:00:00Z`, `2026-11-01T22:00:00+09:00`).
+/// included) or a time with an offset (`2026-11-01T22:00:00Z`, `2026-11-01T22:00:00+09:00`), in 1970...9999.
 enum DateRangeArguments {
     /// The option names, for `ArgumentSpecification.options`.
     static let options: Set<String> = ["from", "to"]
@@ -28,15 +29,14 @@ enum DateRangeArguments {
     private static func date(
         _ text: String, endOfDay: Bool, timeZone: TimeZone, _ parsed: ParsedArguments
     ) throws -> Date {
-        if let day = try? Date.ISO8601FormatStyle(timeZone: timeZone).year().month().day().parse(text) {
+        let parser = ISO8601DateTimeParser(syntax: .timestamp, defaultTimeZone: timeZone)
+        if let day = parser.day(from: text) {
             guard endOfDay else { return day }
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = timeZone
             return calendar.date(byAdding: .day, value: 1, to: day) ?? day
         }
-        for style in [Date.ISO8601FormatStyle(), Date.ISO8601FormatStyle(includingFractionalSeconds: true)] {
-            if let date = try? style.parse(text) { return date }
-        }
+        if let date = parser.date(from: text) { return date }
         throw CommandLineError.usage(
             "'\(text)' is not an ISO 8601 day (2026-11-01) or time (2026-11-01T22:00:00Z)", usage: parsed.usage)
     }

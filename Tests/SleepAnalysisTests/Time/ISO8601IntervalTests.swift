@@ -83,4 +83,33 @@ final class ISO8601IntervalTests: XCTestCase {
             }
         }
     }
+
+    func test_dateInterval_edges_of_the_shared_parser() throws {
+        // Zones up to 18:00 (what a TimeZone can be), years 1970...9999, ASCII signs only, no dangling colon.
+        XCTAssertEqual(
+            try DateInterval(iso8601Interval: "2026-12-02T00:30:00+18:00/PT30M"),
+            DateInterval(start: sixThirty, duration: 1800))
+        let rejected = [
+            "2026-12-01T06:30+19:00/PT1H", "2026-12-01T06:30Z/07:00+19:00", "1969-12-01T06:30Z/PT1H",
+            "2026-12-01T06:30\u{2212}01:00/PT1H", "2026-12-01T06:30+01:/PT1H",
+            "2026-12-01T06:30Z/P99999999999999999999Y", "2026-12-01T06:30Z/P10001Y",
+        ]
+        for text in rejected {
+            XCTAssertThrowsError(try DateInterval(iso8601Interval: text), text) { error in
+                guard case SleepCycleSdkError.invalidInput(let why) = error else {
+                    return XCTFail("\(text): unexpected \(error)")
+                }
+                XCTAssertTrue(why.contains("ISO 8601"), why)
+            }
+        }
+    }
+
+    func test_dateInterval_end_of_day_and_leap_second() throws {
+        XCTAssertEqual(
+            try DateInterval(iso8601Interval: "2026-11-30T24:00Z/2026-12-01T06:30Z"),
+            DateInterval(start: sixThirty - 6.5 * 3600, end: sixThirty))
+        XCTAssertEqual(
+            try DateInterval(iso8601Interval: "2026-12-01T06:29:60Z/PT30M"),
+            DateInterval(start: sixThirty, duration: 1800))
+    }
 }

@@ -41,6 +41,7 @@ public final class FileDataSource: DataSource {
     public let accelerometerUnit: AccelerationUnit?
 
     private let lifecycle = SourceLifecycle()
+    private let pacingClock: any MonotonicClock
 
     /// The start time and each file's name, length and digest.
     public var fingerprint: DataSourceFingerprint? {
@@ -64,11 +65,34 @@ public final class FileDataSource: DataSource {
     ///   - pace: How fast to replay; timestamps are the same at every pace.
     ///   - accelerometerUnit: The accelerometer file's unit when the file does not say; a file that says
     ///     otherwise is rejected at start.
-    public init(
+    public convenience init(
         audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil,
         startTime: Date? = nil, pace: ReplayPace = .asFastAsPossible,
         accelerometerUnit: AccelerationUnit? = nil
     ) {
+        self.init(
+            audio: audio, accelerometer: accelerometer, heartRate: heartRate, activityCounts: activityCounts,
+            startTime: startTime, pace: pace, accelerometerUnit: accelerometerUnit, pacingClock: SystemMonotonicClock())
+    }
+
+    /// Creates a replay of the given files whose pace is kept on `pacingClock`; nothing is opened until
+    /// `start(delivering:)`.
+    ///
+    /// - Parameters:
+    ///   - audio: An audio file, or nil for a sensor-only replay.
+    ///   - accelerometer: An accelerometer CSV file, or nil.
+    ///   - heartRate: A heart-rate CSV file, or nil.
+    ///   - activityCounts: An actigraphy CSV file, or nil.
+    ///   - startTime: When the recording began; nil means now.
+    ///   - pace: How fast to replay.
+    ///   - accelerometerUnit: The accelerometer file's unit when the file does not say.
+    ///   - pacingClock: The monotonic clock a paced replay waits on (tests pass a manual one).
+    package init(
+        audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil,
+        startTime: Date? = nil, pace: ReplayPace = .asFastAsPossible,
+        accelerometerUnit: AccelerationUnit? = nil, pacingClock: any MonotonicClock
+    ) {
+        self.pacingClock = pacingClock
         self.audioURL = audio
         self.accelerometerURL = accelerometer
         self.heartRateURL = heartRate
@@ -93,7 +117,7 @@ public final class FileDataSource: DataSource {
         guard audioURL != nil || accelerometerURL != nil || heartRateURL != nil || activityCountsURL != nil else {
             throw SleepCycleSdkError.invalidConfiguration("a file data source needs an audio or a sensor file")
         }
-        let pacer = try ReplayPacer(pace: pace)
+        let pacer = try ReplayPacer(pace: pace, clock: pacingClock)
         try lifecycle.begin()
         let job: FileReplayJob
         do {

@@ -3,7 +3,7 @@ import Foundation
 /// The run state a data source shares between its callers and its worker thread: started or not, stop
 /// requested or not, finished or not, and who is waiting for the end. All of it behind one lock.
 ///
-/// The worker thread sleeps through `sleep(untilUptimeNanoseconds:)`, which `requestStop()` cuts short, so a
+/// The worker thread sleeps through `sleep(untilUptimeNanoseconds:on:)`, which `requestStop()` cuts short, so a
 /// paced replay stops promptly.
 final class SourceLifecycle: @unchecked Sendable {
     private enum Phase {
@@ -50,20 +50,19 @@ final class SourceLifecycle: @unchecked Sendable {
         return stopRequested
     }
 
-    /// Sleeps until the monotonic clock (`DispatchTime.now().uptimeNanoseconds`) reaches `deadline`, or a stop
-    /// is requested.
+    /// Sleeps until `clock` reaches `deadline`, or a stop is requested.
     ///
+    /// - Parameters:
+    ///   - deadline: The time on `clock` to wake up at, in nanoseconds.
+    ///   - clock: The monotonic clock to wait on.
     /// - Returns: false when a stop was requested (the caller should wind down), true when the deadline passed.
-    func sleep(untilUptimeNanoseconds deadline: UInt64) -> Bool {
+    func sleep(untilUptimeNanoseconds deadline: UInt64, on clock: any MonotonicClock) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while !stopRequested {
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = clock.uptimeNanoseconds
             if now >= deadline { return true }
-            // NSCondition waits on the wall clock: wait in short slices and re-read the monotonic clock, so a
-            // wall-clock jump can shift a wake-up by one slice at most.
-            let slice = min(deadline - now, 50_000_000)
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(slice) / 1e9))
+            clock.wait(on: condition, upTo: deadline - now)
         }
         return false
     }

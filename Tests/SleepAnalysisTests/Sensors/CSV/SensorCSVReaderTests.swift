@@ -212,15 +212,28 @@ final class SensorCSVReaderTests: XCTestCase {
     // MARK: - Timestamps
 
     func test_timestampParser_handles_calendarEdges() {
-        let leapDay = CSVTimestampParser.parseISO8601("2024-02-29T00:00:00Z")
-        XCTAssertEqual(leapDay?.timeIntervalSince1970, 1_709_164_800)
-        XCTAssertEqual(CSVTimestampParser.parseISO8601("1970-01-01T00:00:00Z")?.timeIntervalSince1970, 0)
-        XCTAssertNil(CSVTimestampParser.parseISO8601("2023-02-29T00:00:00Z"))
-        XCTAssertNil(CSVTimestampParser.parseISO8601("2023-01-01T24:00:00Z"))
-        XCTAssertNil(CSVTimestampParser.parseISO8601("2023-01-01T00:00:00Zjunk"))
+        let epoch = Date(timeIntervalSince1970: 0)
+        func iso(_ text: Substring) -> Date? {
+            guard case .date(let date) = CSVTimestampParser.parse(text, startTime: epoch) else { return nil }
+            return date
+        }
+        XCTAssertEqual(iso("2024-02-29T00:00:00Z")?.timeIntervalSince1970, 1_709_164_800)
+        XCTAssertEqual(iso("1970-01-01T00:00:00Z")?.timeIntervalSince1970, 0)
+        XCTAssertNil(iso("2023-02-29T00:00:00Z"))
+        XCTAssertNil(iso("2023-01-01T24:00:00Z"))
+        XCTAssertNil(iso("2023-01-01T00:00:00Zjunk"))
         let start = Date(timeIntervalSince1970: 1_000)
         XCTAssertEqual(CSVTimestampParser.parse("2.5", startTime: start), .date(Date(timeIntervalSince1970: 1_002.5)))
         XCTAssertEqual(CSVTimestampParser.parse("-inf", startTime: start), .nonFinite)
+    }
+
+    func test_timestampParser_rejects_isoYearsOutside1970To9999() {
+        let start = Date(timeIntervalSince1970: 1_000)
+        XCTAssertEqual(CSVTimestampParser.parse("1969-12-31T23:59:59Z", startTime: start), .unparsable)
+        XCTAssertEqual(CSVTimestampParser.parse("0001-01-01T00:00:00Z", startTime: start), .unparsable)
+        XCTAssertEqual(
+            CSVTimestampParser.parse("9999-12-31T23:59:59.5Z", startTime: start),
+            .date(Date(timeIntervalSince1970: 253_402_300_799.5)))
     }
 
     func test_numberParser_matchesDoubleParsing_forEveryForm() {
