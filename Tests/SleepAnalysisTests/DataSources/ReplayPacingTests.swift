@@ -69,18 +69,21 @@ final class ReplayPacingTests: XCTestCase {
         }
     }
 
-    func test_slowestSpeed_withAFarFutureRow_saturatesInsteadOfTrapping() async throws {
+    /// Rows a month apart at a thousandth of real time: 2.6e18 ns of waiting, passed on the injected clock (a
+    /// row centuries away is refused by the CSV reader; the deadline arithmetic saturates, see below).
+    func test_slowestSpeed_overAMonthOfRows_waitsOnTheInjectedClock() async throws {
         let files = try DataSourceTestFiles()
-        let accelerometer = try files.text(
-            "acc.csv", "timestamp,x,y,z\n2026-12-01T00:00:00Z,0,0,1\n4000-12-31T23:59:59Z,0,0,1\n")
+        let start = Date(timeIntervalSince1970: 1_796_000_000)
+        let accelerometer = try files.text("acc.csv", "timestamp,x,y,z\n0,0,0,1\n2592000,0,0,1\n")
         let clock = ManualMonotonicClock()
 
         let sink = try await replay(
-            FileDataSource(audio: nil, accelerometer: accelerometer, pace: .speed(0.001), pacingClock: clock))
+            FileDataSource(
+                audio: nil, accelerometer: accelerometer, startTime: start, pace: .speed(0.001), pacingClock: clock))
 
         XCTAssertEqual(sink.accelerometerSamples.count, 2)
         XCTAssertNil(sink.finishCalls.first ?? nil)
-        XCTAssertEqual(clock.uptimeNanoseconds, .max, "two thousand years at a thousandth of real time: never")
+        XCTAssertEqual(Double(clock.uptimeNanoseconds), 2_592_000 / 0.001 * 1e9, accuracy: 1e12)
     }
 
     func test_deadline_saturates_and_never_traps() {
