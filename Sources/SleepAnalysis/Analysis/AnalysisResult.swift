@@ -30,10 +30,12 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
     /// What the input lowered (a low sample rate, repaired samples, sensor readings outside the recording), in
     /// the order found; empty for clean input. Encoded only when not empty.
     public var warnings: [AnalysisWarning] = []
+    /// Which inputs staged the night and whether that mode is validated on real data; nil when it was not staged.
+    public var stagingBasis: StagingBasis?
 
     private enum CodingKeys: String, CodingKey {
         case sessionId, startTime, endTime, timeZone, events, breathingRates, sleepStageIntervals
-        case realTimeSleepStageIntervals, sleepStagePredictions, statistics, audioStatistics, warnings
+        case realTimeSleepStageIntervals, sleepStagePredictions, statistics, audioStatistics, warnings, stagingBasis
     }
 
     /// Creates a result.
@@ -53,12 +55,14 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
     ///   - smartAlarmEvents: The smart alarm's life-cycle events during the session (armed, triggered), in order. Not
     ///     part of the `Codable` form; `SmartAlarmEvent.json` gives each one's JSON.
     ///   - warnings: What the input lowered, in the order found.
+    ///   - stagingBasis: Which inputs staged the night; nil when it was not staged.
     public init(
         sessionId: UUID, startTime: Date, endTime: Date, timeZone: TimeZone = .current, events: [Event] = [],
         breathingRates: [BreathingRate] = [], sleepStageIntervals: [SleepStageInterval] = [],
         realTimeSleepStageIntervals: [SleepStageInterval] = [], sleepStagePredictions: [SleepStagePrediction] = [],
         statistics: SleepStatistics? = nil, audioStatistics: AudioStatistics? = nil,
-        smartAlarmEvents: [SmartAlarmEvent] = [], warnings: [AnalysisWarning] = []
+        smartAlarmEvents: [SmartAlarmEvent] = [], warnings: [AnalysisWarning] = [],
+        stagingBasis: StagingBasis? = nil
     ) {
         self.sessionId = sessionId
         self.startTime = startTime
@@ -73,6 +77,7 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
         self.audioStatistics = audioStatistics
         self.smartAlarmEvents = smartAlarmEvents
         self.warnings = warnings
+        self.stagingBasis = stagingBasis
     }
 
     /// Decodes a result; one encoded before warnings existed has none.
@@ -91,6 +96,7 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
         statistics = try container.decodeIfPresent(SleepStatistics.self, forKey: .statistics)
         audioStatistics = try container.decodeIfPresent(AudioStatistics.self, forKey: .audioStatistics)
         warnings = try container.decodeIfPresent([AnalysisWarning].self, forKey: .warnings) ?? []
+        stagingBasis = try container.decodeIfPresent(StagingBasis.self, forKey: .stagingBasis)
     }
 
     /// Encodes the result; `warnings` only when there are some, so clean nights encode as before.
@@ -108,5 +114,6 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
         try container.encodeIfPresent(statistics, forKey: .statistics)
         try container.encodeIfPresent(audioStatistics, forKey: .audioStatistics)
         if !warnings.isEmpty { try container.encode(warnings, forKey: .warnings) }
+        try container.encodeIfPresent(stagingBasis, forKey: .stagingBasis)
     }
 }

@@ -73,6 +73,8 @@ protocol StagingEngine: AnyObject {
     func addEpoch(_ epoch: EpochObservation) -> SleepStagePrediction
     /// The whole-night predictions of every epoch added so far.
     func wholeNight() -> [SleepStagePrediction]
+    /// The inputs that staged most epochs so far; nil before any epoch.
+    var basis: StagingBasis? { get }
 }
 
 /// Decides when the smart alarm fires.

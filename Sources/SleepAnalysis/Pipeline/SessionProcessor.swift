@@ -202,6 +202,7 @@ final class SessionProcessor {
             realTimePredictions: realTimePredictions.filter { $0.interval.start < endTime },
             wholeNight: publishing.wholeNightStages
                 ? (engines.staging?.wholeNight() ?? []).filter { $0.interval.start < endTime } : nil,
+            stagingBasis: engines.staging?.basis,
             audioStatistics: config.useAudio ? audioStatistics(until: endTime) : nil,
             includeRealTime: publishing.realTimeStages, smartAlarmEvents: alarmEvents
         ).build()

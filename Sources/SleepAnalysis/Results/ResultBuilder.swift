@@ -11,6 +11,8 @@ struct ResultBuilder {
     var realTimePredictions: [SleepStagePrediction]
     /// Whole-night predictions; nil when the licence leaves whole-night staging out.
     var wholeNight: [SleepStagePrediction]?
+    /// Which inputs staged the night, when it was staged.
+    var stagingBasis: StagingBasis?
     var audioStatistics: AudioStatistics?
     var includeRealTime: Bool
     var smartAlarmEvents: [SmartAlarmEvent]
@@ -30,7 +32,7 @@ struct ResultBuilder {
             sleepStageIntervals: SleepStageIntervals.from(predictions),
             realTimeSleepStageIntervals: includeRealTime ? SleepStageIntervals.from(realTimePredictions) : [],
             sleepStagePredictions: predictions, statistics: statistics, audioStatistics: audioStatistics,
-            smartAlarmEvents: smartAlarmEvents)
+            smartAlarmEvents: smartAlarmEvents, stagingBasis: predictions.isEmpty ? nil : stagingBasis)
     }
 
     /// The epochs within the session: a last epoch staged from its first half ends where the session ends, so no

@@ -116,6 +116,7 @@ enum AnalysisText {
         } else {
             out.append("Sleep staging     not run (the licence has no sleepStaging feature, or no epoch was complete)")
         }
+        if let basis = result.stagingBasis { out.append("Staged from       \(basis.summary)") }
         if !result.sleepStageIntervals.isEmpty { out.append("Hypnogram         " + hypnogramLine(result)) }
         var counts: [EventType: Int] = [:]
         for event in result.events { counts[event.type, default: 0] += 1 }

@@ -20,6 +20,8 @@ final class PipelineSleepStager: StagingEngine {
     func wholeNight() -> [SleepStagePrediction] {
         stager.wholeNight()
     }
+
+    var basis: StagingBasis? { stager.basis.map(StagingBasis.init(mode:)) }
 }
 
 extension EpochFeatures {

@@ -25,6 +25,8 @@ public struct SleepStager: Sendable {
     private var audio: [AudioEpochCues?] = []
     private var hasActivity: [Bool] = []
     private var hasHeartRate: [Bool] = []
+    /// Whether each epoch's activity is the count of movement sounds (no accelerometer or actigraphy).
+    private var activityFromSound: [Bool] = []
     private var filtered: [Double]?
 
     private static let availabilityWindow = 20
@@ -63,6 +65,28 @@ public struct SleepStager: Sendable {
     /// The whole-night predictions: every epoch staged so far, using the entire night (forward–backward).
     ///
     /// - Returns: one prediction per epoch; probabilities sum to 1.
+    /// The inputs that staged most epochs so far (measured movement and heart rate where they were there, movement
+    /// sounds standing in for movement otherwise, else the time of night); nil before any epoch.
+    public var basis: StagingBasis.Mode? {
+        guard night.count > 0 else { return nil }
+        var counts: [StagingBasis.Mode: Int] = [:]
+        for index in 0..<night.count {
+            let measuredActivity = hasActivity[index] && !activityFromSound[index]
+            let mode: StagingBasis.Mode =
+                switch (measuredActivity, hasHeartRate[index], activityFromSound[index] || audio[index] != nil) {
+                case (true, true, _): .activityAndHeartRate
+                case (true, false, _): .activity
+                case (false, true, true): .soundAndHeartRate
+                case (false, true, false): .heartRate
+                case (false, false, true): .soundOnly
+                case (false, false, false): .timeOnly
+                }
+            counts[mode, default: 0] += 1
+        }
+        // Ties go to the first mode in declaration order, so the answer never depends on dictionary order.
+        return StagingBasis.Mode.allCases.max { (counts[$0] ?? 0) < (counts[$1] ?? 0) }
+    }
+
     public func wholeNight() -> [SleepStagePrediction] {
         let emissions = (0..<night.count).map { emission(at: $0, context: .wholeNight) }
         let smoothing = model.sequenceSmoothing[.wholeNight] ?? true
@@ -82,6 +106,7 @@ public struct SleepStager: Sendable {
         night.append(series, hoursSinceStart: epoch.start.timeIntervalSince(sessionStart) / 3600)
         audio.append(epoch.audio)
         hasActivity.append(series.activityCount != nil)
+        activityFromSound.append(epoch.activityCount == nil && series.activityCount != nil)
         hasHeartRate.append(series.heartRate != nil)
         let index = night.count - 1
         let current = emission(at: index, context: .causal)
