@@ -33,14 +33,14 @@ extension DateInterval {
                 throw invalid("'\(parts[1])' is not a date-time such as 2026-12-01T07:00:00Z")
             }
             guard let moved = parser.move(resolvedEnd, by: duration, sign: -1, in: endTime.timeZone ?? timeZone)
-            else { throw invalid("years and months must be whole") }
+            else { throw invalid(Self.durationRule) }
             (start, end) = (moved, resolvedEnd)
         } else {
             guard let startTime = parser.parseDateTime(parts[0]), let resolvedStart = parser.resolve(startTime)
             else { throw invalid("'\(parts[0])' is not a date-time such as 2026-12-01T06:30:00Z") }
             if let duration = parser.parseDuration(parts[1]) {
                 guard let moved = parser.move(resolvedStart, by: duration, sign: 1, in: startTime.timeZone ?? timeZone)
-                else { throw invalid("years and months must be whole") }
+                else { throw invalid(Self.durationRule) }
                 (start, end) = (resolvedStart, moved)
             } else {
                 guard let endTime = parser.parseDateTime(parts[1], allowTimeOnly: true),
@@ -52,4 +52,8 @@ extension DateInterval {
         guard end >= start else { throw invalid("the end is before the start") }
         self.init(start: start, end: end)
     }
+
+    /// What a duration must be for `init(iso8601Interval:timeZone:)`, for its message.
+    private static let durationRule =
+        "years and months must be whole, and the duration at most \(Int(ISO8601DateTimeParser.Duration.maximumYears)) years"
 }

@@ -22,8 +22,19 @@ struct ISO8601DateTimeParser {
 
     /// A parsed duration, in calendar units and seconds.
     struct Duration {
+        /// The longest duration `move` accepts, in years: far beyond any interval of nights, and small enough that
+        /// every field converts to `Int` and every calendar step stays in range.
+        static let maximumYears = 10_000.0
+
         /// Whole years, months and days (weeks count as 7 days), and seconds (hours, minutes, seconds).
         var years = 0.0, months = 0.0, days = 0.0, seconds = 0.0
+
+        /// Whether every field is finite and at most `maximumYears` long (a digit string can spell any number).
+        var isWithinMaximum: Bool {
+            let limits = [Self.maximumYears, 12 * Self.maximumYears, 366 * Self.maximumYears]
+            return zip([years, months, days], limits).allSatisfy { $0.isFinite && $0 <= $1 }
+                && seconds.isFinite && seconds <= 366 * 86_400 * Self.maximumYears
+        }
     }
 
     /// Parses a date-time, optionally the abbreviated time-only form.
@@ -138,9 +149,11 @@ struct ISO8601DateTimeParser {
     ///   - duration: The duration.
     ///   - sign: 1 to add, -1 to subtract.
     ///   - zone: The zone whose calendar counts years, months and days.
-    /// - Returns: The moved instant, or nil for a fractional year or month.
+    /// - Returns: The moved instant, or nil for a fractional year or month or a duration longer than
+    ///   `Duration.maximumYears`.
     func move(_ date: Date, by duration: Duration, sign: Int, in zone: TimeZone) -> Date? {
-        guard duration.years.rounded(.down) == duration.years, duration.months.rounded(.down) == duration.months
+        guard duration.isWithinMaximum, duration.years.rounded(.down) == duration.years,
+            duration.months.rounded(.down) == duration.months
         else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
