@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Lines starting with `#` are comments (those before the first data row are kept in `preambleComments`, for
 /// statements such as `# units: m/s^2`); blank lines are skipped. The first other line is a header when its
-/// first field is not a timestamp; a header must have the expected column count. Every data row is checked:
+/// first field is not a timestamp; a header must have the expected column count. There is at most one header: a
+/// later line whose first field is not a timestamp is a bad row, so a file whose timestamps all fail to parse
+/// (ISO 8601 without a zone) is an error, not a file of headers without data. Every data row is checked:
 /// column count, a timestamp (see `CSVTimestampParser`), finite numbers, timestamps never going backwards.
 /// The first failure throws a `CSVError` with the line number. Rows are parsed from the line's bytes in place,
 /// without allocating. Not thread-safe: use it from one thread.
@@ -86,7 +88,7 @@ final class SensorCSVReader {
             }
             try split(bytes, line)
             let first = UnsafeBufferPointer(rebasing: bytes[fields[0]])
-            if case .unparsable = CSVTimestampParser.parse(first, startTime: startTime) {
+            if headerLine == nil, case .unparsable = CSVTimestampParser.parse(first, startTime: startTime) {
                 guard fields.count == columnNames.count else {
                     throw CSVError(
                         path: path, line: lines.lineNumber,
