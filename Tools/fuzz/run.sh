@@ -29,10 +29,18 @@ else
 fi
 
 build_path=.build/fuzz
-swift build --product sleepanalysis-fuzz --build-path "$build_path" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 | grep -v "Cannot export local symbol" || true
+build_log=$(mktemp)
+# The linker warns about every ASan symbol it cannot export; only the rest of the output is shown.
+if ! swift build --product sleepanalysis-fuzz --build-path "$build_path" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING >"$build_log" 2>&1; then
+    grep -v "Cannot export local symbol" "$build_log" >&2
+    rm -f "$build_log"
+    echo "the fuzzing build failed" >&2
+    exit 1
+fi
+grep -v "Cannot export local symbol" "$build_log" | tail -1
+rm -f "$build_log"
 binary="$build_path/debug/sleepanalysis-fuzz"
-[[ -x $binary ]] || { echo "the fuzzing build failed" >&2; exit 1; }
 
 out_root=${SLEEPANALYSIS_FUZZ_OUT:-/tmp/sleepanalysis-fuzz}
 for name in $harnesses; do
