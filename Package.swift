@@ -44,6 +44,14 @@ let commandLineTool: Target = .executableTarget(
     dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation"]
 )
 
+// Fuzz harnesses for the parsers. A normal build is a corpus runner; Tools/fuzz/run.sh builds it with
+// -sanitize=fuzzer -DFUZZING into a libFuzzer binary, whose driver `CLibFuzzer` declares (nothing is linked
+// from it otherwise).
+let fuzzHarnesses: [Target] = [
+    .systemLibrary(name: "CLibFuzzer"),
+    .executableTarget(name: "sleepanalysis-fuzz", dependencies: ["SleepAnalysis", "CLibFuzzer"]),
+]
+
 let benchmark: Target = .executableTarget(
     name: "sleepanalysis-bench",
     dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation"]
@@ -72,8 +80,10 @@ let package = Package(
         .library(name: "SleepAnalysisEvaluation", targets: ["SleepAnalysisEvaluation"]),
         .executable(name: "sleepanalysis", targets: ["sleepanalysis"]),
         .executable(name: "sleepanalysis-bench", targets: ["sleepanalysis-bench"]),
+        .executable(name: "sleepanalysis-fuzz", targets: ["sleepanalysis-fuzz"]),
     ],
     targets: systemLibraries + [dspCore, library, evaluation, commandLineTool, benchmark, testSupport, tests]
+        + fuzzHarnesses
 )
 
 // Every Swift target gets the same strict settings: Swift 6 mode (strict concurrency) and explicit `any`.

@@ -22,7 +22,7 @@ public struct License: Sendable, Hashable, Codable {
     public func isExpired(at date: Date = Date()) -> Bool { date >= expiresAt }
 
     /// Creates a licence from a verified payload, or fails if it names unknown features.
-    init(payload: LicensePayload) throws {
+    package init(payload: LicensePayload) throws {
         var unknown: [String] = []
         features = SleepAnalysisFeatures(names: payload.features, unknown: &unknown)
         guard unknown.isEmpty else {

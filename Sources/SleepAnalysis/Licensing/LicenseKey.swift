@@ -3,7 +3,7 @@ import Foundation
 /// The text form of a licence key, `sa1.<base64url payload JSON>.<base64url Ed25519 signature>`, split and decoded
 /// but not yet verified. The signature covers the payload's bytes exactly as they appear in the key. Both parts must
 /// be canonical base64url (`Base64URL`), so no other text decodes to the same key.
-struct LicenseKey: Sendable, Hashable {
+package struct LicenseKey: Sendable, Hashable {
     /// The key format's prefix.
     static let prefix = "sa1"
     /// Keys longer than this are rejected before decoding.
@@ -12,7 +12,7 @@ struct LicenseKey: Sendable, Hashable {
     /// The payload bytes the signature covers.
     let payloadBytes: Data
     /// The decoded payload.
-    let payload: LicensePayload
+    package let payload: LicensePayload
     /// The 64-byte Ed25519 signature.
     let signature: Data
 
@@ -20,7 +20,7 @@ struct LicenseKey: Sendable, Hashable {
     ///
     /// - Parameter text: The key (surrounding white space is ignored).
     /// - Throws: `SleepCycleSdkError.invalidApiKey` saying what is malformed.
-    init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !key.isEmpty else { throw Self.malformed("the key is empty") }
         guard key.utf8.count <= Self.maximumLength else {
@@ -56,7 +56,7 @@ struct LicenseKey: Sendable, Hashable {
     ///   - payloadBytes: The payload JSON bytes.
     ///   - signature: Their Ed25519 signature.
     /// - Returns: `sa1.<payload>.<signature>`.
-    static func serialise(payloadBytes: Data, signature: Data) -> String {
+    package static func serialise(payloadBytes: Data, signature: Data) -> String {
         "\(prefix).\(Base64URL.encode(payloadBytes)).\(Base64URL.encode(signature))"
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The JSON inside a licence key, as signed. Times are whole seconds since 1970 (UTC).
-struct LicensePayload: Codable, Sendable, Hashable {
+package struct LicensePayload: Codable, Sendable, Hashable {
     /// The payload format version; this build reads version 1.
     var version: Int
     /// The issuer's key id (`LicenseIssuerKeyID`): which trusted public key must verify the signature.

@@ -2,19 +2,19 @@ import Foundation
 
 /// The record of downloaded models, `<data>/models/installed.json`: which manifest entries are on disk, from
 /// which store, installed by which library version. A later start reuses them without any network request.
-struct InstalledModels: Codable, Sendable, Hashable {
+package struct InstalledModels: Codable, Sendable, Hashable {
     /// The record's file name inside the models directory.
-    static let fileName = "installed.json"
+    package static let fileName = "installed.json"
 
     /// The library version that downloaded them (a new version checks the manifest again).
     var libraryVersion: String
     /// The store's base URL.
     var baseURL: String
     /// The installed models' manifest entries.
-    var models: [ModelManifestEntry]
+    package var models: [ModelManifestEntry]
 
     /// Reads the record in `directory`, or nil if there is none or it is unreadable.
-    static func load(from directory: URL) -> InstalledModels? {
+    package static func load(from directory: URL) -> InstalledModels? {
         guard let data = try? Data(contentsOf: directory.appendingPathComponent(fileName)) else { return nil }
         return try? JSONDecoder().decode(InstalledModels.self, from: data)
     }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A model store's `manifest.json`: a JSON array of `ModelManifestEntry`.
-struct ModelManifest: Sendable, Hashable {
+package struct ModelManifest: Sendable, Hashable {
     /// The manifest's file name under the base URL.
     static let fileName = "manifest.json"
     /// Manifests larger than this are rejected.
     static let maximumBytes = 1 << 20
 
     /// The entries.
-    let entries: [ModelManifestEntry]
+    package let entries: [ModelManifestEntry]
 
     /// Decodes a manifest.
     ///
@@ -16,7 +16,7 @@ struct ModelManifest: Sendable, Hashable {
     ///   - data: The JSON.
     ///   - source: Where it came from, for the error message.
     /// - Throws: `SleepCycleSdkError.resourceDownloadFailed` if it is not a manifest.
-    init(decoding data: Data, source: URL) throws {
+    package init(decoding data: Data, source: URL) throws {
         do {
             entries = try JSONDecoder().decode([ModelManifestEntry].self, from: data)
         } catch {
@@ -26,5 +26,5 @@ struct ModelManifest: Sendable, Hashable {
     }
 
     /// The entry for the model called `name`, if listed.
-    func entry(named name: String) -> ModelManifestEntry? { entries.first { $0.name == name } }
+    package func entry(named name: String) -> ModelManifestEntry? { entries.first { $0.name == name } }
 }

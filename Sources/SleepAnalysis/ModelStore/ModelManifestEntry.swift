@@ -32,7 +32,7 @@ public struct ModelManifestEntry: Codable, Sendable, Hashable {
     /// Checks that the entry can be used safely: a plain file name, a size, a SHA-256.
     ///
     /// - Throws: `SleepCycleSdkError.resourceDownloadFailed` describing the bad field.
-    func validate() throws {
+    package func validate() throws {
         let badFile = file.isEmpty || file.contains("/") || file.contains("\\") || file.hasPrefix(".")
         let hex = sha256.lowercased()
         guard !badFile, size >= 0, hex.count == 64, hex.allSatisfy({ $0.isHexDigit }) else {

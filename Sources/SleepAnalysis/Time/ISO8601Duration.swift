@@ -60,10 +60,12 @@ struct ISO8601Duration: Hashable {
     ///   - sign: 1 to add, -1 to subtract.
     ///   - zone: The zone whose calendar counts years, months and days.
     /// - Returns: The moved instant, or nil for a fractional year or month, or a calendar part beyond
-    ///   `calendarLimit` (which no date-time in 1970...9999 could be moved by).
+    ///   `calendarLimit` (which no date-time in 1970...9999 could be moved by; hours, minutes and seconds are held
+    ///   to the same ten thousand years).
     func move(_ date: Date, sign: Int, in zone: TimeZone) -> Date? {
         guard years.rounded(.down) == years, months.rounded(.down) == months,
-            years <= Self.calendarLimit.years, months <= Self.calendarLimit.months, days <= Self.calendarLimit.days
+            years <= Self.calendarLimit.years, months <= Self.calendarLimit.months, days <= Self.calendarLimit.days,
+            seconds <= Self.calendarLimit.days * 86_400
         else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone

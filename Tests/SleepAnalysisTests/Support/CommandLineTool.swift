@@ -1,17 +1,17 @@
 import Foundation
 import XCTest
 
-/// The `sleepanalysis` executable built beside the test bundle, or a skip when it was not built.
-func builtCommandLineTool() throws -> URL {
+/// An executable product (`sleepanalysis` by default) built beside the test bundle, or a skip when it was not built.
+func builtCommandLineTool(named name: String = "sleepanalysis") throws -> URL {
     #if os(Linux)
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let products = testBinary.deletingLastPathComponent()
     #else
         let products = Bundle(for: SessionJournalCrashTests.self).bundleURL.deletingLastPathComponent()
     #endif
-    let tool = products.appendingPathComponent("sleepanalysis")
+    let tool = products.appendingPathComponent(name)
     guard FileManager.default.isExecutableFile(atPath: tool.path) else {
-        throw XCTSkip("needs the sleepanalysis product built beside the tests (swift build --build-tests)")
+        throw XCTSkip("needs the \(name) product built beside the tests (swift build --build-tests)")
     }
     return tool
 }
@@ -26,12 +26,14 @@ struct ToolOutput {
     var standardError: String
 }
 
-/// Runs the command-line tool to completion (bounded by `timeout`), capturing its output.
+/// Runs the command-line tool (or another executable product, `tool`) to completion (bounded by `timeout`),
+/// capturing its output.
 func runCommandLineTool(
-    _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 20
+    _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 20,
+    tool: String = "sleepanalysis"
 ) throws -> ToolOutput {
     let process = Process()
-    process.executableURL = try builtCommandLineTool()
+    process.executableURL = try builtCommandLineTool(named: tool)
     process.arguments = arguments
     if let environment { process.environment = environment }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sa-tool-\(UUID().uuidString)")
@@ -51,7 +53,7 @@ func runCommandLineTool(
     if process.isRunning {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        XCTFail("sleepanalysis \(arguments.joined(separator: " ")) did not finish in \(timeout) s")
+        XCTFail("\(tool) \(arguments.joined(separator: " ")) did not finish in \(timeout) s")
     }
     process.waitUntilExit()
     try out.close()

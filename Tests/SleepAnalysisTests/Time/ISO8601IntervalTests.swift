@@ -64,6 +64,23 @@ final class ISO8601IntervalTests: XCTestCase {
         XCTAssertEqual(window.duration, 28 * 86_400)
     }
 
+    /// Found by fuzzing (Tools/fuzz/regressions/iso8601-interval): a duration with more digits than `Int` holds
+    /// trapped converting to `Int`; durations beyond 10,000 years are now rejected with `invalidInput`.
+    func test_dateInterval_rejects_durations_beyond_ten_thousand_years() throws {
+        let tooLong = [
+            "P12666666666666666666663W/2026-12-01T07:00:00Z", "2026-12-01T06:30Z/P10001Y",
+            "2026-12-01T06:30Z/P120001M", "2026-12-01T06:30Z/P" + String(repeating: "9", count: 400) + "D",
+            "2026-12-01T06:30Z/PT99999999999999999999S",
+        ]
+        for text in tooLong {
+            XCTAssertThrowsError(try DateInterval(iso8601Interval: text), text) { error in
+                guard case SleepCycleSdkError.invalidInput = error else { return XCTFail("\(text): unexpected \(error)") }
+            }
+        }
+        let longest = try DateInterval(iso8601Interval: "1970-01-01T00:00Z/P8000Y")
+        XCTAssertGreaterThan(longest.duration, 7_999 * 365 * 86_400)
+    }
+
     func test_dateInterval_rejects_malformed_text_with_invalidInput() {
         let bad = [
             "", "2026-12-01T06:30Z", "2026-12-01T06:30Z/", "/2026-12-01T06:30Z", "a/b",

@@ -16,6 +16,9 @@ public final class EventClassifierModel: Sendable {
     static let magic = Array("SAEVTMDL".utf8)
     /// The file versions this build reads (1: perceptron over the statistics, 2: with the convolutional front).
     static let supportedVersions: ClosedRange<UInt32> = 1...2
+    /// The sizes a model file may declare (features, frames, hidden units, bands, channels, signature values):
+    /// far above any trained model, and low enough that the products of three of them cannot overflow.
+    static let sizeLimit = 1...(1 << 16)
 
     /// The convolutional front of a version-2 model's network.
     struct Convolution: Sendable {
@@ -142,6 +145,9 @@ public final class EventClassifierModel: Sendable {
         let file = try EventModelFile(data: data, name: name)
         let header = file.header
         func fail(_ why: String) -> SleepCycleSdkError { .modelIntegrityCheckFailed("\(name): \(why)") }
+        guard header.classes.count >= 2, Set(header.classes).count == header.classes.count else {
+            throw fail("classes must be \"no event\" and at least one event type, each named once")
+        }
         outputNames = header.classes
         outputTypes = header.classes.enumerated().map { $0.offset == 0 ? nil : EventType(rawValue: $0.element) }
         guard outputTypes.dropFirst().allSatisfy({ $0 != nil }) else { throw fail("unknown class name") }
@@ -149,7 +155,10 @@ public final class EventClassifierModel: Sendable {
         windowFrames = header.windowFrames
         windowHopFrames = header.windowHopFrames
         logFloor = header.logFloor
-        guard featureCount > 0, windowFrames > 0, windowHopFrames > 0, windowHopFrames <= windowFrames else {
+        let sizes = [featureCount, windowFrames, windowHopFrames, header.convolution?.melBands ?? 1] + header.hidden
+        guard sizes.allSatisfy(Self.sizeLimit.contains), (0...Self.sizeLimit.upperBound).contains(header.signatureDim),
+            windowHopFrames <= windowFrames
+        else {
             throw fail("invalid sizes")
         }
         let memberCount = header.members ?? 1
@@ -181,8 +190,10 @@ public final class EventClassifierModel: Sendable {
             var layerSizes = [featureCount] + header.hidden + [header.classes.count]
             if let spec {
                 guard file.version >= 2 else { throw fail("a convolution needs file version 2") }
-                let inputBands = spec.bandGroup > 0 ? spec.melBands / spec.bandGroup : 0
-                guard inputBands > 0, spec.melBands % spec.bandGroup == 0, spec.frameGroup > 0,
+                let specSizes = [spec.melBands, spec.bandGroup, spec.frameGroup] + spec.channels
+                guard specSizes.allSatisfy(Self.sizeLimit.contains) else { throw fail("invalid convolution sizes") }
+                let inputBands = spec.melBands / spec.bandGroup
+                guard inputBands > 0, spec.melBands % spec.bandGroup == 0,
                     spec.melBands == header.convolution?.melBands,
                     windowFrames % spec.frameGroup == 0, !spec.channels.isEmpty, spec.channels.allSatisfy({ $0 > 0 })
                 else { throw fail("invalid convolution sizes") }

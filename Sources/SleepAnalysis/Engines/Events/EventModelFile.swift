@@ -97,8 +97,13 @@ struct EventModelFile {
         var tensors: [String: [Float]] = [:]
         var offset = payload.startIndex
         for tensor in header.tensors {
-            let count = tensor.shape.reduce(1, *)
-            guard count >= 0, offset + 4 * count <= payload.endIndex else { throw fail("tensor table exceeds payload") }
+            var count = 1
+            for dimension in tensor.shape {
+                let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
+                guard dimension >= 0, !overflow else { throw fail("tensor \(tensor.name) has an invalid shape") }
+                count = product
+            }
+            guard count <= (payload.endIndex - offset) / 4 else { throw fail("tensor table exceeds payload") }
             tensors[tensor.name] = (0..<count).map { Float(bitPattern: Self.uint32(bytes, at: offset + 4 * $0)) }
             offset += 4 * count
         }

@@ -140,10 +140,13 @@ struct ClockPrior: Sendable, Codable {
     let binHours: Double
     let probabilities: [[Double]]
 
-    /// Stage probabilities `hours` after the session began.
+    /// Stage probabilities `hours` after the session began (before the start: the first bin; NaN: the first bin).
+    ///
+    /// The bin is clamped before it becomes an `Int`: a model file's `binHours` may be tiny, and the quotient then
+    /// exceeds what `Int` holds.
     func probabilities(atHours hours: Double) -> [Double] {
-        let bin = min(max(Int(hours / binHours), 0), probabilities.count - 1)
-        return probabilities[bin]
+        let position = min(max(hours / binHours, 0), Double(probabilities.count - 1))
+        return probabilities[position.isNaN ? 0 : Int(position)]
     }
 
     func validate() throws {

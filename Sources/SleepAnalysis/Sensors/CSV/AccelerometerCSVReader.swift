@@ -5,9 +5,9 @@ import Foundation
 /// The unit is g unless stated: by a comment before the data (`# units: m/s^2`), by the header's column names
 /// (`x_ms2,y_ms2,z_ms2` or `x_g,…`), or by the caller. Statements that disagree are an error, so a file is
 /// never read in the wrong unit.
-final class AccelerometerCSVReader {
+package final class AccelerometerCSVReader {
     /// The unit the file's values are in.
-    let unit: AccelerationUnit
+    package let unit: AccelerationUnit
 
     private let rows: SensorCSVReader
 
@@ -18,7 +18,7 @@ final class AccelerometerCSVReader {
     ///   - startTime: What relative timestamps count from.
     ///   - unit: The unit the caller says the file is in, or nil to take the file's word (default g).
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header, first row or units statement.
-    init(url: URL, startTime: Date, unit: AccelerationUnit? = nil) throws(CSVError) {
+    package init(url: URL, startTime: Date, unit: AccelerationUnit? = nil) throws(CSVError) {
         rows = try SensorCSVReader(url: url, defaultColumns: ["timestamp", "x", "y", "z"], startTime: startTime)
         self.unit = try Self.resolveUnit(of: rows, callerUnit: unit)
     }
@@ -26,7 +26,7 @@ final class AccelerometerCSVReader {
     /// Returns the next reading in g, or nil at the end of the file.
     ///
     /// - Throws: `CSVError` for the first malformed row.
-    func next() throws(CSVError) -> AccelerometerSample? {
+    package func next() throws(CSVError) -> AccelerometerSample? {
         guard let row = try rows.next() else { return nil }
         let scale = unit.toG
         return AccelerometerSample(

@@ -2,20 +2,20 @@ import Foundation
 
 /// Reads an epoch-level actigraphy CSV file, `timestamp,activity_count`, one epoch at a time. A count must not
 /// be negative.
-final class ActivityCountCSVReader {
+package final class ActivityCountCSVReader {
     private let rows: SensorCSVReader
 
     /// Opens `url` and reads its header and first row.
     ///
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header or first row.
-    init(url: URL, startTime: Date) throws(CSVError) {
+    package init(url: URL, startTime: Date) throws(CSVError) {
         rows = try SensorCSVReader(url: url, defaultColumns: ["timestamp", "activity_count"], startTime: startTime)
     }
 
     /// Returns the next epoch, or nil at the end of the file.
     ///
     /// - Throws: `CSVError` for the first malformed row or a negative count.
-    func next() throws(CSVError) -> ActivityCountSample? {
+    package func next() throws(CSVError) -> ActivityCountSample? {
         guard let row = try rows.next() else { return nil }
         guard row.values[0] >= 0 else {
             throw CSVError(

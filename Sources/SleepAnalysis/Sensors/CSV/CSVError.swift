@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a sensor CSV file was rejected, with the file and the line (1-based; 0 when the file as a whole is at
 /// fault). Converted to `SleepCycleSdkError.invalidInput` in one place, `sdkError`.
-struct CSVError: Error, Hashable, CustomStringConvertible {
+package struct CSVError: Error, Hashable, CustomStringConvertible {
     /// What went wrong.
     enum Reason: Hashable {
         /// The file does not exist.
@@ -44,7 +44,7 @@ struct CSVError: Error, Hashable, CustomStringConvertible {
     var sdkError: SleepCycleSdkError { .invalidInput(description) }
 
     /// `path:line: reason`, for logs and users.
-    var description: String {
+    package var description: String {
         let location = line > 0 ? "\(path) line \(line)" : path
         return "\(location): \(reasonText)"
     }

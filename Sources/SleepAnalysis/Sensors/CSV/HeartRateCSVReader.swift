@@ -1,20 +1,20 @@
 import Foundation
 
 /// Reads a heart-rate CSV file, `timestamp,bpm`, one reading at a time. A rate must be positive.
-final class HeartRateCSVReader {
+package final class HeartRateCSVReader {
     private let rows: SensorCSVReader
 
     /// Opens `url` and reads its header and first row.
     ///
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header or first row.
-    init(url: URL, startTime: Date) throws(CSVError) {
+    package init(url: URL, startTime: Date) throws(CSVError) {
         rows = try SensorCSVReader(url: url, defaultColumns: ["timestamp", "bpm"], startTime: startTime)
     }
 
     /// Returns the next reading, or nil at the end of the file.
     ///
     /// - Throws: `CSVError` for the first malformed row or a rate that is not positive.
-    func next() throws(CSVError) -> HeartRateSample? {
+    package func next() throws(CSVError) -> HeartRateSample? {
         guard let row = try rows.next() else { return nil }
         guard row.values[0] > 0 else {
             throw CSVError(

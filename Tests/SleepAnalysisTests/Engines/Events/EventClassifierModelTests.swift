@@ -62,4 +62,28 @@ final class EventClassifierModelTests: XCTestCase {
             }
         }
     }
+
+    /// Headers whose sizes overflow `Int` when multiplied (tensor shapes, dense, convolution, window and signature
+    /// sizes) or that name a class twice trapped while loading (found reviewing the parser for its fuzz harness,
+    /// issue 23; inputs in Tools/fuzz/regressions/events-model); each is now an integrity failure saying why.
+    func test_load_throwsIntegrityFailure_forOverflowingSizesAndDuplicateClasses() throws {
+        let expected = [
+            "convolution_size_overflow.bin": "invalid convolution sizes",
+            "dense_size_overflow.bin": "invalid sizes",
+            "duplicate_class.bin": "each named once",
+            "signature_size_overflow.bin": "invalid sizes",
+            "tensor_shape_product_overflow.bin": "invalid shape",
+            "window_size_overflow.bin": "invalid sizes",
+        ]
+        let folder = FixturePaths.repositoryRoot.appendingPathComponent("Tools/fuzz/regressions/events-model")
+        for (file, reason) in expected {
+            let data = try Data(contentsOf: folder.appendingPathComponent(file))
+            XCTAssertThrowsError(try EventClassifierModel(data: data), file) { error in
+                guard case SleepCycleSdkError.modelIntegrityCheckFailed(let why) = error else {
+                    return XCTFail("\(file): got \(error)")
+                }
+                XCTAssertTrue(why.contains(reason), "\(file): \(why)")
+            }
+        }
+    }
 }

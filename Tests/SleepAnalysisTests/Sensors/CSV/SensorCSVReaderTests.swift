@@ -171,6 +171,20 @@ final class SensorCSVReaderTests: XCTestCase {
         }
     }
 
+    /// Found through the fuzzing seed corpus: every line whose first field was not a timestamp was taken for a
+    /// header, so a file of zoneless ISO 8601 rows after a header read as no data at all, without an error.
+    func test_readers_take_one_header_only_and_reject_a_second() throws {
+        let files = try DataSourceTestFiles()
+        let zoneless = try files.text("a.csv", "timestamp,bpm\n2026-12-01T23:00:00,60\n2026-12-01T23:00:30,61\n")
+        XCTAssertCSVError(line: 2, { _ = try HeartRateCSVReader(url: zoneless, startTime: self.start) }) {
+            $0 == .unparsableTimestamp("2026-12-01T23:00:00")
+        }
+        let twoHeaders = try files.text("b.csv", "timestamp,x,y,z\n# units: g\ntime,x,y,z\n0,0,0,1\n")
+        XCTAssertCSVError(line: 3, { _ = try self.readAccelerometer(twoHeaders) }) {
+            $0 == .unparsableTimestamp("time")
+        }
+    }
+
     func test_accelerometerReader_throws_conflictingOrUnknownUnits() throws {
         let files = try DataSourceTestFiles()
         let conflicting = try files.text("a.csv", "# units: g\ntimestamp,x_ms2,y_ms2,z_ms2\n0,0,0,1\n")
