@@ -74,7 +74,9 @@ final class ISO8601IntervalTests: XCTestCase {
         ]
         for text in tooLong {
             XCTAssertThrowsError(try DateInterval(iso8601Interval: text), text) { error in
-                guard case SleepCycleSdkError.invalidInput = error else { return XCTFail("\(text): unexpected \(error)") }
+                guard case SleepCycleSdkError.invalidInput = error else {
+                    return XCTFail("\(text): unexpected \(error)")
+                }
             }
         }
         let longest = try DateInterval(iso8601Interval: "1970-01-01T00:00Z/P8000Y")
