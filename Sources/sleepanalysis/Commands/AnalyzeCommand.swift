@@ -9,39 +9,42 @@ import SleepAnalysis
 enum AnalyzeCommand: Command {
     static let name = "analyze"
     static let summary = "analyse a recorded night (audio and/or sensor files) and print the result"
+    /// What it accepts: its specification.
+    static var syntax: CommandSyntax { .options(specification) }
     static let specification = ArgumentSpecification(
         options: [
             "accelerometer", "heart-rate", "activity-counts", "start", "format", "hypnogram", "store",
             "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace",
         ],
         flags: ["stereo", "quiet", "resume"],
+        shortNames: ["f": "format", "q": "quiet", "s": "store"],
         positionals: ["AUDIO"],
         usage: """
             usage: sleepanalysis analyze AUDIO [options]
 
-              AUDIO                     audio file (WAV, FLAC, OGG…; mono or stereo; any rate), or - for none
-              --accelerometer CSV       accelerometer readings: timestamp,x,y,z (seconds or ISO 8601; g or m/s²)
-              --heart-rate CSV          heart rate from a wearable: timestamp,bpm
-              --activity-counts CSV     epoch actigraphy: timestamp,activity_count
-              --start ISO8601           when the recording began (default: the audio file's modification time
-                                        minus its duration)
-              --stereo                  two sleepers, one microphone each (channel 1 primary, 2 secondary)
-              --preset NAME             channel separation with --stereo: bedSideMics (default), centeredMicArray,
-                                        detectionStrengthOnly
-              --wakeup-window S/E       smart alarm window, ISO 8601 interval (e.g. 2026-12-01T06:30Z/07:00)
-              --format json|csv|text    output format (default text)
-              --hypnogram FILE.svg      also draw the hypnogram
-              --store DIR               also save the result in the session store at DIR (when it cannot be
-                                        written: exit 73, the result kept in the state directory and saved by
-                                        the next run with this --store)
-              --api-key KEY             licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation
-                                        licence with every feature)
-              --storage DIR             SDK state directory (default: the XDG directories)
-              --pace realtime|N         replay at recording speed or N times faster (default: as fast as possible;
-                                        the result is the same at every pace)
-              --resume                  continue the session an earlier run left unfinished (killed, crashed) in
-                                        the storage directory, on the same files; the result covers the whole night
-              --quiet                   no progress bar
+                  AUDIO                     audio file (WAV, FLAC, OGG…; mono or stereo; any rate), or - for none
+                  --accelerometer CSV       accelerometer readings: timestamp,x,y,z (seconds or ISO 8601; g or m/s²)
+                  --heart-rate CSV          heart rate from a wearable: timestamp,bpm
+                  --activity-counts CSV     epoch actigraphy: timestamp,activity_count
+                  --start ISO8601           when the recording began (default: the audio file's modification time
+                                            minus its duration)
+                  --stereo                  two sleepers, one microphone each (channel 1 primary, 2 secondary)
+                  --preset NAME             channel separation with --stereo: bedSideMics (default), centeredMicArray,
+                                            detectionStrengthOnly
+                  --wakeup-window S/E       smart alarm window, ISO 8601 interval (e.g. 2026-12-01T06:30Z/07:00)
+              -f, --format json|csv|text    output format (default text)
+                  --hypnogram FILE.svg      also draw the hypnogram
+              -s, --store DIR               also save the result in the session store at DIR (when it cannot be
+                                            written: exit 73, the result kept in the state directory and saved by
+                                            the next run with this --store)
+                  --api-key KEY             licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation
+                                            licence with every feature)
+                  --storage DIR             SDK state directory (default: the XDG directories)
+                  --pace realtime|N         replay at recording speed or N times faster (default: as fast as possible;
+                                            the result is the same at every pace)
+                  --resume                  continue the session an earlier run left unfinished (killed, crashed) in
+                                            the storage directory, on the same files; the result covers the whole night
+              -q, --quiet                   no progress bar
 
             """)
 

@@ -9,20 +9,23 @@ import SleepAnalysis
 enum RecordCommand: Command {
     static let name = "record"
     static let summary = "analyse live from an ALSA microphone"
+    /// What it accepts: its specification.
+    static var syntax: CommandSyntax { .options(specification) }
     static let specification = ArgumentSpecification(
         options: ["device", "duration", "out", "format", "store", CommandLineLicence.option, "storage"],
         flags: [],
+        shortNames: ["d": "device", "o": "out", "f": "format", "s": "store"],
         positionals: [],
         usage: """
             usage: sleepanalysis record [--device NAME] [--duration D] [--out FILE] [--format json|csv|text]
 
-              --device NAME            ALSA device (default: default)
-              --duration D             stop after D: seconds, or with a unit (90s, 45m, 8h); default: until Ctrl-C
-              --out FILE               also write the analysed audio (16 kHz mono) to FILE (.wav or .flac)
-              --format json|csv|text   output format of the final result (default text)
-              --store DIR              also save the result in the session store at DIR
-              --api-key KEY            licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation licence)
-              --storage DIR            SDK state directory (default: the XDG directories)
+              -d, --device NAME            ALSA device (default: default)
+                  --duration D             stop after D: seconds, or with a unit (90s, 45m, 8h); default: until Ctrl-C
+              -o, --out FILE               also write the analysed audio (16 kHz mono) to FILE (.wav or .flac)
+              -f, --format json|csv|text   output format of the final result (default text)
+              -s, --store DIR              also save the result in the session store at DIR
+                  --api-key KEY            licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation licence)
+                  --storage DIR            SDK state directory (default: the XDG directories)
 
             """)
 
