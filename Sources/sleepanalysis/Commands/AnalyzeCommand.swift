@@ -42,9 +42,13 @@ enum AnalyzeCommand: Command {
                   --storage DIR             SDK state directory (default: the XDG directories)
                   --pace realtime|N         replay at recording speed or N times faster (default: as fast as possible;
                                             the result is the same at every pace)
-                  --resume                  continue the session an earlier run left unfinished (killed, crashed) in
-                                            the storage directory, on the same files; the result covers the whole night
+                  --resume                  continue the session an earlier run left unfinished (Ctrl-C, killed,
+                                            crashed) in the storage directory, on the same files; the result covers
+                                            the whole night
               -q, --quiet                   no progress bar
+
+            Ctrl-C (SIGINT) stops the analysis: the result so far is printed in the chosen format, a line on
+            standard error gives the command that continues the night (the same arguments and --resume), exit 130.
 
             """)
 
@@ -59,27 +63,31 @@ enum AnalyzeCommand: Command {
         let alarm = try parsed.option("wakeup-window").map {
             SmartAlarmConfig(wakeupWindow: try DateInterval(iso8601Interval: $0))
         }
+        // Before the analysis starts, so that Ctrl-C never ends the process halfway.
+        let interrupt = InterruptSignal()
         _ = try await CommandLineLicence.initialize(parsed)
 
+        let progress = ProgressBar(
+            total: parsed.flag("quiet") || parsed.flag("stereo") ? 0 : inputs.audioDuration, start: inputs.start)
+        var interruption: AnalysisInterruption?
         let results: [(channel: String?, result: AnalysisResult)]
-        if parsed.flag("resume") {
-            let progress = ProgressBar(total: parsed.flag("quiet") ? 0 : inputs.audioDuration, start: inputs.start)
-            results = try await resume(inputs, progress: progress)
-            progress.finish()
-        } else if parsed.flag("stereo") {
-            let preset = try separationPreset(parsed)
-            results = try await analyseStereo(inputs, separation: preset, alarm: alarm)
-        } else {
-            let progress = ProgressBar(total: parsed.flag("quiet") ? 0 : inputs.audioDuration, start: inputs.start)
-            results = [(nil, try await analyseOneSleeper(inputs, alarm: alarm, progress: progress))]
-            progress.finish()
+        do {
+            results = try await analyse(parsed, inputs, alarm: alarm, progress: progress, interrupt: interrupt)
+        } catch let stopped as AnalysisInterruption {
+            interruption = stopped
+            results = try await AnalysisInterruption.partialResults()
         }
-        // The results are printed whatever happens to the store; a store failure ends the command afterwards.
-        let storing = parsed.option(StoreDirectoryArgument.option).map {
-            ResultStoring(
-                results.map(\.result), in: URL(fileURLWithPath: $0, isDirectory: true),
-                storageDirectory: parsed.option("storage").map { URL(fileURLWithPath: $0, isDirectory: true) })
-        }
+        progress.finish()
+        // The results are printed whatever happens to the store; a store failure ends the command afterwards. An
+        // interrupted night is stored when its resumed run finishes.
+        let storing =
+            interruption != nil
+            ? nil
+            : parsed.option(StoreDirectoryArgument.option).map {
+                ResultStoring(
+                    results.map(\.result), in: URL(fileURLWithPath: $0, isDirectory: true),
+                    storageDirectory: parsed.option("storage").map { URL(fileURLWithPath: $0, isDirectory: true) })
+            }
         let history = storing?.history ?? []
         let reports = results.map {
             (
@@ -100,6 +108,7 @@ enum AnalyzeCommand: Command {
             }
         }
         await SleepCycleSdk.deinitialize()
+        if let interruption { throw interruption.error(arguments: arguments, results: results) }
         if let failure = storing?.failure { throw failure }
         if let error = await SleepCycleSdk.dataSourceError {
             throw CommandLineError.badData("the input ended early: \(error) (the result above covers what came before)")
@@ -108,18 +117,35 @@ enum AnalyzeCommand: Command {
 
     // MARK: - Analysis
 
+    /// Analyses the night as the command line asks: resumed, two sleepers, or one.
+    ///
+    /// - Throws: `AnalysisInterruption` when a signal arrives before the input ends (the sessions still run).
+    private static func analyse(
+        _ parsed: ParsedArguments, _ inputs: NightInputs, alarm: SmartAlarmConfig?, progress: ProgressBar,
+        interrupt: InterruptSignal
+    ) async throws -> [(channel: String?, result: AnalysisResult)] {
+        if parsed.flag("resume") {
+            return try await resume(inputs, progress: progress, interrupt: interrupt)
+        } else if parsed.flag("stereo") {
+            let preset = try separationPreset(parsed)
+            return try await analyseStereo(inputs, separation: preset, alarm: alarm, interrupt: interrupt)
+        }
+        return [(nil, try await analyseOneSleeper(inputs, alarm: alarm, progress: progress, interrupt: interrupt))]
+    }
+
     private static func analyseOneSleeper(
-        _ inputs: NightInputs, alarm: SmartAlarmConfig?, progress: ProgressBar
+        _ inputs: NightInputs, alarm: SmartAlarmConfig?, progress: ProgressBar, interrupt: InterruptSignal
     ) async throws -> AnalysisResult {
         let source = inputs.makeSource()
         try await SleepCycleSdk.startAnalysis(
             config: inputs.config, using: source, eventListeners: [progress], smartAlarmConfig: alarm)
-        await source.waitUntilFinished()
+        if let signal = await interrupt.wait(for: source) { throw AnalysisInterruption(signal: signal) }
         return try await SleepCycleSdk.stopAnalysis()
     }
 
     private static func analyseStereo(
-        _ inputs: NightInputs, separation: ChannelSeparationConfig, alarm: SmartAlarmConfig?
+        _ inputs: NightInputs, separation: ChannelSeparationConfig, alarm: SmartAlarmConfig?,
+        interrupt: InterruptSignal
     ) async throws -> [(channel: String?, result: AnalysisResult)] {
         let source = inputs.makeSource()
         try await SleepCycleSdk.startDataSource(using: source, channelSeparationConfig: separation)
@@ -127,7 +153,7 @@ enum AnalyzeCommand: Command {
             channel: .primary, config: inputs.config, smartAlarmConfig: alarm)
         let secondary = try await SleepCycleSdk.startMultiChannelAnalysis(
             channel: .secondary, config: SleepAnalysisConfig(useAudio: true))
-        await source.waitUntilFinished()
+        if let signal = await interrupt.wait(for: source) { throw AnalysisInterruption(signal: signal) }
         let primaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: primary)
         let secondaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: secondary)
         await SleepCycleSdk.stopDataSource()
@@ -136,7 +162,7 @@ enum AnalyzeCommand: Command {
 
     /// Continues the sessions left in the journal on a replay of the same files.
     private static func resume(
-        _ inputs: NightInputs, progress: ProgressBar
+        _ inputs: NightInputs, progress: ProgressBar, interrupt: InterruptSignal
     ) async throws
         -> [(channel: String?, result: AnalysisResult)]
     {
@@ -149,7 +175,7 @@ enum AnalyzeCommand: Command {
             throw CommandLineError(
                 kind: .failure, message: "no unfinished session to resume in the storage directory (see --storage)")
         }
-        await source.waitUntilFinished()
+        if let signal = await interrupt.wait(for: source) { throw AnalysisInterruption(signal: signal) }
         var results: [(channel: String?, result: AnalysisResult)] = []
         for session in sessions.sorted(by: { $0.channel == .primary && $1.channel != .primary }) {
             let result = try await SleepCycleSdk.stopAnalysis(sessionId: session.sessionId)

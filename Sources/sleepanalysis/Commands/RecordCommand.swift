@@ -48,7 +48,7 @@ enum RecordCommand: Command {
         FileHandle.standardError.write(Data("recording from \(parsed.option("device") ?? "default")…\n".utf8))
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await source.waitUntilFinished() }
-            group.addTask { await interrupt.wait() }
+            group.addTask { _ = await interrupt.wait() }
             await group.next()
             group.cancelAll()
         }
@@ -141,29 +141,4 @@ final class AudioRecorder: AudioEventListener, @unchecked Sendable {
     }
 
     func close() throws { try file.close() }
-}
-
-/// Completes when the process receives SIGINT or SIGTERM.
-final class InterruptSignal: @unchecked Sendable {
-    // `sources` is written once in `init` and only kept alive afterwards.
-    private let sources: [any DispatchSourceSignal]
-    private let signalled = AsyncStream<Void>.makeStream()
-
-    init() {
-        var made: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            let continuation = signalled.continuation
-            source.setEventHandler { continuation.yield() }
-            source.resume()
-            made.append(source)
-        }
-        sources = made
-    }
-
-    /// Waits for the signal (or cancellation).
-    func wait() async {
-        for await _ in signalled.stream { return }
-    }
 }
