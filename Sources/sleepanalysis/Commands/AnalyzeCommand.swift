@@ -16,7 +16,7 @@ enum AnalyzeCommand: Command {
             "accelerometer", "heart-rate", "activity-counts", "start", "format", "hypnogram", "store",
             "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace",
         ],
-        flags: ["stereo", "quiet", "resume"],
+        flags: ["stereo", "quiet", "resume", "no-store"],
         shortNames: ["f": "format", "q": "quiet", "s": "store"],
         positionals: ["AUDIO"],
         usage: """
@@ -34,9 +34,11 @@ enum AnalyzeCommand: Command {
                   --wakeup-window S/E       smart alarm window, ISO 8601 interval (e.g. 2026-12-01T06:30Z/07:00)
               -f, --format json|csv|text    output format (default text)
                   --hypnogram FILE.svg      also draw the hypnogram
-              -s, --store DIR               also save the result in the session store at DIR (when it cannot be
-                                            written: exit 73, the result kept in the state directory and saved by
-                                            the next run with this --store)
+              -s, --store DIR               the session store the result is saved in (default: $XDG_DATA_HOME/
+                                            sleepanalysis, else ~/.local/share/sleepanalysis, which history and
+                                            export read; when it cannot be written: exit 73, the result kept in the
+                                            state directory and saved by the next run with this store)
+                  --no-store                do not save the result
                   --api-key KEY             licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation
                                             licence with every feature)
                   --storage DIR             SDK state directory (default: the XDG directories)
@@ -59,6 +61,7 @@ enum AnalyzeCommand: Command {
             return
         }
         let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
+        let store = try storeDirectory(parsed)
         let inputs = try NightInputs(parsed)
         let alarm = try parsed.option("wakeup-window").map {
             SmartAlarmConfig(wakeupWindow: try DateInterval(iso8601Interval: $0))
@@ -83,9 +86,9 @@ enum AnalyzeCommand: Command {
         let storing =
             interruption != nil
             ? nil
-            : parsed.option(StoreDirectoryArgument.option).map {
+            : store.map {
                 ResultStoring(
-                    results.map(\.result), in: URL(fileURLWithPath: $0, isDirectory: true),
+                    results.map(\.result), in: $0,
                     storageDirectory: parsed.option("storage").map { URL(fileURLWithPath: $0, isDirectory: true) })
             }
         let history = storing?.history ?? []
@@ -113,6 +116,17 @@ enum AnalyzeCommand: Command {
         if let error = await SleepCycleSdk.dataSourceError {
             throw CommandLineError.badData("the input ended early: \(error) (the result above covers what came before)")
         }
+    }
+
+    /// Where the result is saved: `--store DIR`, else the default store; nil with `--no-store`.
+    ///
+    /// - Throws: a usage `CommandLineError` when both `--store` and `--no-store` are given.
+    private static func storeDirectory(_ parsed: ParsedArguments) throws -> URL? {
+        guard parsed.flag("no-store") else { return StoreDirectoryArgument.directory(parsed) }
+        guard parsed.option(StoreDirectoryArgument.option) == nil else {
+            throw CommandLineError.usage("give --store DIR or --no-store, not both")
+        }
+        return nil
     }
 
     // MARK: - Analysis
