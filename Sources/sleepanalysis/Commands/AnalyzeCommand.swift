@@ -5,7 +5,8 @@ import SleepAnalysis
 ///
 /// The night goes through exactly the public API an application uses (`initialize`, `createFileDataSource`,
 /// `startAnalysis` or the multi-channel calls, `waitUntilFinished`, `stopAnalysis`). Output: JSON (see
-/// `AnalysisReport`; with `--stereo`, `{"primary": …, "secondary": …}`), CSV (epochs, then events) or text.
+/// `AnalysisReport`; with `--stereo`, `{"primary": …, "secondary": …}`), CSV (epochs, then events; with
+/// `--out-dir`, one file per table: `AnalysisCSV`) or text.
 enum AnalyzeCommand: Command {
     static let name = "analyze"
     static let summary = "analyse a recorded night (audio and/or sensor files) and print the result"
@@ -14,10 +15,10 @@ enum AnalyzeCommand: Command {
     static let specification = ArgumentSpecification(
         options: [
             "accelerometer", "heart-rate", "activity-counts", "start", "format", "hypnogram", "store",
-            "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace",
+            "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace", "out-dir",
         ],
         flags: ["stereo", "quiet", "resume", "no-store"],
-        shortNames: ["f": "format", "q": "quiet", "s": "store"],
+        shortNames: ["f": "format", "q": "quiet", "s": "store", "o": "out-dir"],
         positionals: ["AUDIO"],
         usage: """
             usage: sleepanalysis analyze AUDIO [options]
@@ -33,6 +34,9 @@ enum AnalyzeCommand: Command {
                                             detectionStrengthOnly
                   --wakeup-window S/E       smart alarm window, ISO 8601 interval (e.g. 2026-12-01T06:30Z/07:00)
               -f, --format json|csv|text    output format (default text)
+              -o, --out-dir DIR             with --format csv: write DIR/epochs.csv, events.csv, breathing.csv and
+                                            summary.csv (statistics and score, one row), one header each, instead of
+                                            printing epochs, an empty line, then events
                   --hypnogram FILE.svg      also draw the hypnogram
               -s, --store DIR               the session store the result is saved in (default: $XDG_DATA_HOME/
                                             sleepanalysis, else ~/.local/share/sleepanalysis, which history and
@@ -62,6 +66,10 @@ enum AnalyzeCommand: Command {
         }
         let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
         let store = try storeDirectory(parsed)
+        let outDirectory = parsed.option("out-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        guard outDirectory == nil || format == "csv" else {
+            throw CommandLineError.usage("--out-dir writes CSV tables: use it with --format csv")
+        }
         let inputs = try NightInputs(parsed)
         let alarm = try parsed.option("wakeup-window").map {
             SmartAlarmConfig(wakeupWindow: try DateInterval(iso8601Interval: $0))
@@ -101,7 +109,7 @@ enum AnalyzeCommand: Command {
                         result: $0.result, history: history))
             )
         }
-        try write(reports, format: format)
+        try write(reports, format: format, outDirectory: outDirectory)
         if let path = parsed.option("hypnogram") {
             let svg = HypnogramSVG.render(reports[0].report.result)
             do {
@@ -211,7 +219,9 @@ enum AnalyzeCommand: Command {
 
     // MARK: - Output
 
-    private static func write(_ reports: [(channel: String?, report: AnalysisReport)], format: String) throws {
+    private static func write(
+        _ reports: [(channel: String?, report: AnalysisReport)], format: String, outDirectory: URL?
+    ) throws {
         switch format {
         case "json":
             let encoder = AnalysisReport.makeEncoder()
@@ -226,8 +236,11 @@ enum AnalyzeCommand: Command {
             FileHandle.standardOutput.write(data)
             FileHandle.standardOutput.write(Data("\n".utf8))
         case "csv":
+            if let outDirectory { try AnalysisCSV.write(AnalysisCSV.tables(reports), to: outDirectory) }
             for entry in reports {
-                print(AnalysisCSV.render(entry.report.result, channel: reports.count > 1 ? entry.channel : nil))
+                if outDirectory == nil {
+                    print(AnalysisCSV.render(entry.report.result, channel: reports.count > 1 ? entry.channel : nil))
+                }
                 // The tables have no place for them: the input's warnings go to standard error.
                 for warning in entry.report.result.warnings {
                     FileHandle.standardError.write(Data("sleepanalysis analyze: warning: \(warning.message)\n".utf8))

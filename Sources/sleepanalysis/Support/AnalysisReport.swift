@@ -61,34 +61,6 @@ enum Timestamps {
     }
 }
 
-/// The CSV form of a result: the epochs, a blank line, then the events.
-enum AnalysisCSV {
-    /// Epochs (`epoch,start,end,stage,awake,light,deep,rem`) and events (`type,start,end,probability,source`).
-    static func render(_ result: AnalysisResult, channel: String? = nil) -> String {
-        let prefix = channel.map { "\($0)," } ?? ""
-        let prefixHeader = channel == nil ? "" : "channel,"
-        var lines = ["\(prefixHeader)epoch,start,end,stage,awake,light,deep,rem"]
-        let epochs = result.sleepStagePredictions.isEmpty ? [] : result.sleepStagePredictions
-        for (index, epoch) in epochs.enumerated() {
-            let p = epoch.probabilities
-            lines.append(
-                prefix
-                    + "\(index),\(Timestamps.iso8601(epoch.interval.start)),\(Timestamps.iso8601(epoch.interval.end)),"
-                    + "\(epoch.stage.rawValue),"
-                    + [p.awake, p.light, p.deep, p.rem].map { String(format: "%.4f", $0) }.joined(separator: ","))
-        }
-        lines.append("")
-        lines.append("\(prefixHeader)type,start,end,probability,source")
-        for event in result.events {
-            lines.append(
-                prefix + "\(event.type.rawValue),\(Timestamps.iso8601(event.interval.start)),"
-                    + "\(Timestamps.iso8601(event.interval.end)),\(String(format: "%.3f", event.probability)),"
-                    + event.source.rawValue)
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-}
-
 /// The human-readable summary of a result.
 enum AnalysisText {
     /// A few lines: times, statistics, stages, events, breathing, audio health, score, the input's warnings.
