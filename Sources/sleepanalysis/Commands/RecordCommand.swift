@@ -13,13 +13,15 @@ enum RecordCommand: Command {
     static var syntax: CommandSyntax { .options(specification) }
     static let specification = ArgumentSpecification(
         options: ["device", "duration", "out", "format", "store", CommandLineLicence.option, "storage"],
-        flags: [],
+        flags: ["list-devices"],
         shortNames: ["d": "device", "o": "out", "f": "format", "s": "store"],
         positionals: [],
         usage: """
             usage: sleepanalysis record [--device NAME] [--duration D] [--out FILE] [--format json|csv|text]
+                   sleepanalysis record --list-devices
 
-              -d, --device NAME            ALSA device (default: default)
+              -d, --device NAME            ALSA device (default: default; see --list-devices)
+                  --list-devices           list the capture devices (the names --device takes) and exit
                   --duration D             stop after D: seconds, or with a unit (90s, 45m, 8h); default: until Ctrl-C
               -o, --out FILE               also write the analysed audio (16 kHz mono) to FILE (.wav or .flac)
               -f, --format json|csv|text   output format of the final result (default text)
@@ -35,6 +37,7 @@ enum RecordCommand: Command {
             print(specification.usage, terminator: "")
             return
         }
+        if parsed.flag("list-devices") { return listDevices() }
         let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
         let duration = try parsed.option("duration").map(parseDuration)
         _ = try await CommandLineLicence.initialize(parsed)
@@ -72,6 +75,16 @@ enum RecordCommand: Command {
         await SleepCycleSdk.deinitialize()
         if let failure = storing?.failure { throw failure }
         if let error { throw CommandLineError(kind: .failure, message: "capture ended: \(error)") }
+    }
+
+    /// Prints one line per ALSA capture device (the name for `--device`, then what it is), or says there is none.
+    private static func listDevices() {
+        let devices = AudioCaptureDevice.all()
+        guard !devices.isEmpty else { return print("no capture devices (no sound card with a microphone input)") }
+        let width = devices.map(\.name.count).max() ?? 0
+        for device in devices {
+            print(device.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + device.description)
+        }
     }
 
     /// `90`, `90s`, `45m`, `8h` → seconds.
