@@ -15,7 +15,7 @@ enum AnalyzeCommand: Command {
     static let specification = ArgumentSpecification(
         options: [
             "accelerometer", "heart-rate", "activity-counts", "start", "format", "hypnogram", "store",
-            "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace", "out-dir",
+            "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace", "out-dir", "timezone",
         ],
         flags: ["stereo", "quiet", "resume", "no-store"],
         shortNames: ["f": "format", "q": "quiet", "s": "store", "o": "out-dir"],
@@ -24,9 +24,13 @@ enum AnalyzeCommand: Command {
             usage: sleepanalysis analyze AUDIO [options]
 
                   AUDIO                     audio file (WAV, FLAC, OGG…; mono or stereo; any rate), or - for none
-                  --accelerometer CSV       accelerometer readings: timestamp,x,y,z (seconds or ISO 8601; g or m/s²)
+                  --accelerometer CSV       accelerometer readings: timestamp,x,y,z (seconds or ISO 8601; g or m/s²,
+                                            stated in the file or detected from the median magnitude, and said on
+                                            standard error)
                   --heart-rate CSV          heart rate from a wearable: timestamp,bpm
                   --activity-counts CSV     epoch actigraphy: timestamp,activity_count
+                  --timezone ZONE           the IANA time zone (Europe/Stockholm) of sensor timestamps written
+                                            without one (2026-12-01 23:00:00); without it they are an error
                   --start ISO8601           when the recording began (default: the audio file's modification time
                                             minus its duration)
                   --stereo                  two sleepers, one microphone each (channel 1 primary, 2 secondary)
@@ -71,6 +75,7 @@ enum AnalyzeCommand: Command {
             throw CommandLineError.usage("--out-dir writes CSV tables: use it with --format csv")
         }
         let inputs = try NightInputs(parsed)
+        try inputs.stateAccelerometerUnit()
         let alarm = try parsed.option("wakeup-window").map {
             SmartAlarmConfig(wakeupWindow: try DateInterval(iso8601Interval: $0))
         }
@@ -265,6 +270,8 @@ struct NightInputs {
     let audioDuration: TimeInterval
     /// How fast to replay.
     let pace: ReplayPace
+    /// The zone of sensor timestamps written without one (`--timezone`).
+    let sensorTimeZone: TimeZone?
 
     init(_ parsed: ParsedArguments) throws {
         let audioPath = parsed.positionals[0]
@@ -274,6 +281,13 @@ struct NightInputs {
         activityCounts = parsed.option("activity-counts").map { URL(fileURLWithPath: $0) }
         guard audio != nil || accelerometer != nil || heartRate != nil || activityCounts != nil else {
             throw CommandLineError.usage("give an audio file or at least one sensor file", usage: nil)
+        }
+        sensorTimeZone = try parsed.option("timezone").map { name in
+            guard let zone = TimeZone(identifier: name) else {
+                throw CommandLineError.usage(
+                    "--timezone: '\(name)' is not an IANA time zone (such as Europe/Stockholm)")
+            }
+            return zone
         }
         audioDuration = audio.flatMap { FileDataSource(audio: $0, accelerometer: nil).audioDuration } ?? 0
         switch parsed.option("pace") {
@@ -310,7 +324,17 @@ struct NightInputs {
     func makeSource() -> any DataSource {
         SleepCycleSdk.createFileDataSource(
             audio: audio, accelerometer: accelerometer, heartRate: heartRate, activityCounts: activityCounts,
-            startTime: start, pace: pace)
+            startTime: start, pace: pace, sensorTimeZone: sensorTimeZone)
+    }
+
+    /// Says on standard error which unit the accelerometer file is read in and how that was decided.
+    ///
+    /// - Throws: `SleepCycleSdkError.invalidInput` when the file cannot be read.
+    func stateAccelerometerUnit() throws {
+        guard let accelerometer else { return }
+        let report = try AccelerometerUnitReport.of(file: accelerometer, startTime: start, localZone: sensorTimeZone)
+        FileHandle.standardError.write(
+            Data("sleepanalysis analyze: \(accelerometer.lastPathComponent): accelerometer in \(report)\n".utf8))
     }
 }
 

@@ -6,7 +6,8 @@ import Foundation
 /// - seconds relative to the source's start time (`12.5`), when the value is at most 1e9;
 /// - seconds since the Unix epoch (`1706742000.25`), when the value is above 1e9 (after 2001-09-09);
 /// - ISO 8601 with a zone designator: `2024-01-31T23:00:00Z`, `2024-01-31 23:00:00.250+01:00`, `…+0100`.
-///   A date without a zone is rejected: it would silently depend on the machine's time zone.
+///   A date without a zone is a local time in the zone the caller gives (`localZone`, the command line's
+///   `--timezone`), and rejected without one: it would silently depend on the machine's time zone.
 enum CSVTimestampParser {
     /// Values above this many seconds are Unix epoch times; at or below, offsets from the start time.
     static let absoluteThreshold: Double = 1e9
@@ -21,20 +22,22 @@ enum CSVTimestampParser {
         case unparsable
     }
 
-    /// Parses `text` (already trimmed); relative seconds count from `startTime`.
-    static func parse(_ text: Substring, startTime: Date) -> Outcome {
+    /// Parses `text` (already trimmed); relative seconds count from `startTime`; zoneless dates are local times in
+    /// `localZone` (rejected when it is nil).
+    static func parse(_ text: Substring, startTime: Date, localZone: TimeZone? = nil) -> Outcome {
         var copy = String(text)
-        return copy.withUTF8 { parse($0, startTime: startTime) }
+        return copy.withUTF8 { parse($0, startTime: startTime, localZone: localZone) }
     }
 
-    /// Parses the field's bytes (already trimmed); relative seconds count from `startTime`.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, startTime: Date) -> Outcome {
+    /// Parses the field's bytes (already trimmed); relative seconds count from `startTime`; zoneless dates are
+    /// local times in `localZone` (rejected when it is nil).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, startTime: Date, localZone: TimeZone? = nil) -> Outcome {
         if let seconds = CSVNumberParser.parse(bytes) {
             guard seconds.isFinite else { return .nonFinite }
             if seconds > absoluteThreshold { return .date(Date(timeIntervalSince1970: seconds)) }
             return .date(startTime.addingTimeInterval(seconds))
         }
-        if let date = parseISO8601(bytes) { return .date(date) }
+        if let date = parseISO8601(bytes, localZone: localZone) { return .date(date) }
         return .unparsable
     }
 
@@ -44,8 +47,9 @@ enum CSVTimestampParser {
         return copy.withUTF8 { parseISO8601($0) }
     }
 
-    /// Parses `YYYY-MM-DD(T| )hh:mm:ss[.fraction](Z|±hh:mm|±hhmm|±hh)` from bytes; nil when it is anything else.
-    static func parseISO8601(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    /// Parses `YYYY-MM-DD(T| )hh:mm:ss[.fraction](Z|±hh:mm|±hhmm|±hh)` from bytes, or without the zone when
+    /// `localZone` is given (a local time there); nil when it is anything else.
+    static func parseISO8601(_ bytes: UnsafeBufferPointer<UInt8>, localZone: TimeZone? = nil) -> Date? {
         var scanner = DigitScanner(bytes: bytes)
         guard let year = scanner.number(digits: 4), scanner.expect(UInt8(ascii: "-")),
             let month = scanner.number(digits: 2), scanner.expect(UInt8(ascii: "-")),
@@ -65,11 +69,21 @@ enum CSVTimestampParser {
             guard let digits = scanner.fractionDigits() else { return nil }
             fraction = digits
         }
-        guard let offset = scanner.zoneOffsetSeconds(), scanner.isAtEnd else { return nil }
-
         let days = daysSinceEpoch(year: year, month: month, day: day)
-        let seconds = Double(days) * 86_400 + Double(hour * 3_600 + minute * 60 + second) + fraction - Double(offset)
-        return Date(timeIntervalSince1970: seconds)
+        let wallClock = Double(days) * 86_400 + Double(hour * 3_600 + minute * 60 + second) + fraction
+        if scanner.isAtEnd, let localZone {
+            return Date(timeIntervalSince1970: wallClock - Double(offset(ofWallClock: wallClock, in: localZone)))
+        }
+        guard let offset = scanner.zoneOffsetSeconds(), scanner.isAtEnd else { return nil }
+        return Date(timeIntervalSince1970: wallClock - Double(offset))
+    }
+
+    /// The zone's offset from UTC (seconds east) at the local wall-clock time `wallClock` (seconds since
+    /// 1970-01-01 00:00 on that clock): the offset guessed at the same UTC instant, then taken again at the instant
+    /// it gives, so a time just after a daylight-saving change gets the new offset.
+    static func offset(ofWallClock wallClock: Double, in zone: TimeZone) -> Int {
+        let guess = zone.secondsFromGMT(for: Date(timeIntervalSince1970: wallClock))
+        return zone.secondsFromGMT(for: Date(timeIntervalSince1970: wallClock - Double(guess)))
     }
 
     /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's `days_from_civil`).

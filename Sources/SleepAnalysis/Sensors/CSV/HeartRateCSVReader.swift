@@ -7,8 +7,9 @@ final class HeartRateCSVReader {
     /// Opens `url` and reads its header and first row.
     ///
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header or first row.
-    init(url: URL, startTime: Date) throws(CSVError) {
-        rows = try SensorCSVReader(url: url, defaultColumns: ["timestamp", "bpm"], startTime: startTime)
+    init(url: URL, startTime: Date, localZone: TimeZone? = nil) throws(CSVError) {
+        rows = try SensorCSVReader(
+            url: url, defaultColumns: ["timestamp", "bpm"], startTime: startTime, localZone: localZone)
     }
 
     /// Returns the next reading, or nil at the end of the file.
