@@ -24,11 +24,18 @@ let dspCore: Target = .target(
     ]
 )
 
+// libasound's error messages kept for our own messages instead of printed (a variadic C callback).
+let alsaMessages: Target = .target(
+    name: "CALSAMessages",
+    dependencies: ["CALSA"],
+    linkerSettings: [.linkedLibrary("asound")]
+)
+
 // MARK: - The library, the research library, the command-line tools
 
 let library: Target = .target(
     name: "SleepAnalysis",
-    dependencies: ["CSleepDSP", "CFFTW", "CSndFile", "CALSA", "CSQLite", "CSodium", "CSoxr"],
+    dependencies: ["CSleepDSP", "CFFTW", "CSndFile", "CALSA", "CALSAMessages", "CSQLite", "CSodium", "CSoxr"],
     resources: [.copy("../../Models")]
 )
 
@@ -82,12 +89,13 @@ let package = Package(
         .executable(name: "sleepanalysis-bench", targets: ["sleepanalysis-bench"]),
         .executable(name: "sleepanalysis-fuzz", targets: ["sleepanalysis-fuzz"]),
     ],
-    targets: systemLibraries + [dspCore, library, evaluation, commandLineTool, benchmark, testSupport, tests]
-        + fuzzHarnesses
+    targets: systemLibraries + [
+        dspCore, alsaMessages, library, evaluation, commandLineTool, benchmark, testSupport, tests,
+    ] + fuzzHarnesses
 )
 
 // Every Swift target gets the same strict settings: Swift 6 mode (strict concurrency) and explicit `any`.
-for target in package.targets where target.type != .system && target.name != "CSleepDSP" {
+for target in package.targets where target.type != .system && !["CSleepDSP", "CALSAMessages"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

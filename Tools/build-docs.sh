@@ -21,11 +21,12 @@ trap 'rm -rf "$graphs"' EXIT
 
 # The library's module imports the C targets: point the extractor at their module maps.
 module_maps=()
-for map in Sources/C*/module.modulemap "$build_dir"/CSleepDSP.build/module.modulemap; do
+for map in Sources/C*/module.modulemap "$build_dir"/C*.build/module.modulemap; do
     module_maps+=(-Xcc "-fmodule-map-file=$PWD/${map#"$PWD/"}")
 done
 "$extract" -module-name SleepAnalysis -target "$triple" -I "$build_dir/Modules" -minimum-access-level public \
-    -output-dir "$graphs" "${module_maps[@]}" -Xcc "-I$PWD/Sources/CSleepDSP/include"
+    -output-dir "$graphs" "${module_maps[@]}" -Xcc "-I$PWD/Sources/CSleepDSP/include" \
+    -Xcc "-I$PWD/Sources/CALSAMessages/include"
 
 rm -rf "$output"
 mkdir -p "$(dirname "$output")"

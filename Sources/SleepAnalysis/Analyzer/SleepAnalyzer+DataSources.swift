@@ -24,14 +24,15 @@ extension SleepAnalyzer {
     ///   - activityCounts: An epoch actigraphy CSV (`timestamp,activity_count`), or nil.
     ///   - startTime: When the recording began (nil: now); relative CSV timestamps count from it.
     ///   - pace: How fast to replay; results are the same at every pace.
+    ///   - sensorTimeZone: The time zone of CSV timestamps written without one, or nil to reject them.
     /// - Returns: The source, to pass to `startAnalysis(using:)` or `startDataSource(using:)`.
     public nonisolated func createFileDataSource(
         audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil, startTime: Date? = nil,
-        pace: ReplayPace = .asFastAsPossible
+        pace: ReplayPace = .asFastAsPossible, sensorTimeZone: TimeZone? = nil
     ) -> any DataSource {
         FileDataSource(
             audio: audio, accelerometer: accelerometer, heartRate: heartRate, activityCounts: activityCounts,
-            startTime: startTime, pace: pace)
+            startTime: startTime, pace: pace, sensorTimeZone: sensorTimeZone)
     }
 
     /// Creates a listener that records clips around events of the configured types and hands them to `receiver`.

@@ -42,8 +42,8 @@ struct ModelProvisioner: Sendable {
         self.logger = logger
     }
 
-    /// The `Models/` folder inside the library's resource bundle.
-    static var libraryBundledModels: URL? { Bundle.module.url(forResource: "Models", withExtension: nil) }
+    /// The `Models/` folder of the library's bundled resources (`BundledResources`), or nil when there is none.
+    static var libraryBundledModels: URL? { BundledResources.modelsDirectory }
 
     /// Makes the models `features` need ready.
     ///
@@ -92,7 +92,7 @@ struct ModelProvisioner: Sendable {
     private func provisionBundled(_ needed: [ModelCatalogEntry]) throws -> ProvisionedModels {
         var files: [String: URL] = [:]
         for entry in needed {
-            guard let directory = bundledModelsDirectory else { throw SleepCycleSdkError.modelUnavailable(entry.name) }
+            guard let directory = bundledModelsDirectory else { throw BundledResources.noModelsFolder(entry.name) }
             let url = directory.appendingPathComponent(entry.fileName)
             guard FileManager.default.fileExists(atPath: url.path) else {
                 throw SleepCycleSdkError.modelUnavailable(entry.name)

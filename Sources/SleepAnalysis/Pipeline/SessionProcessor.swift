@@ -42,7 +42,7 @@ final class SessionProcessor {
     /// they catch up on the part analysed before it), so their own state covers the whole session.
     private var audioSeenFromStart = false
     /// Keeps the session's records for a resume; nil when the session is not recorded.
-    private let recorder: (any SessionRecorder)?
+    private var recorder: (any SessionRecorder)?
     private var pendingJournal: [JournaledRecord] = []
     /// When an event type counts as present in a batch.
     private let eventPresence: EventPresence
@@ -206,6 +206,16 @@ final class SessionProcessor {
             audioStatistics: config.useAudio ? audioStatistics(until: endTime) : nil,
             includeRealTime: publishing.realTimeStages, smartAlarmEvents: alarmEvents
         ).build()
+    }
+
+    /// The result so far, for an interrupted session that stays resumable: the journal is detached first, so the
+    /// open epoch and the engines' unfinished outputs are not journaled (a resume analyses them again from the
+    /// last checkpoint), and the session is not marked finished. The processor is not used afterwards.
+    ///
+    /// - Returns: The session's result up to the latest analysed time.
+    func interrupt() -> AnalysisResult {
+        recorder = nil
+        return finish(at: nil)
     }
 
     // MARK: - Internals

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Draws a night's hypnogram as an SVG picture: stages as rows (awake at the top, deep at the bottom), time along
-/// the bottom with hour ticks in the session's time zone, and snoring events as marks under the chart.
+/// the bottom with ticks every 5 minutes to 2 hours by the night's length (`HypnogramTimeAxis`) in the session's
+/// time zone, snoring events as marks under the chart, axis labels and a legend of the colours.
 public enum HypnogramSVG {
     /// The SVG document for `result` (whole-night staging, or the real-time stages when there is none).
     ///
@@ -13,10 +14,10 @@ public enum HypnogramSVG {
     public static func render(_ result: AnalysisResult, width: Int = 960, height: Int = 300) -> String {
         let intervals =
             result.sleepStageIntervals.isEmpty ? result.realTimeSleepStageIntervals : result.sleepStageIntervals
-        let left = 70.0
+        let left = 80.0
         let right = Double(width) - 20
         let top = 30.0
-        let bottom = Double(height) - 60
+        let bottom = Double(height) - 70
         let rows: [SleepStage] = [.awake, .rem, .light, .deep]
         let rowHeight = (bottom - top) / Double(rows.count)
         let span = max(1, result.endTime.timeIntervalSince(result.startTime))
@@ -33,7 +34,7 @@ public enum HypnogramSVG {
 
             """
         for stage in rows {
-            svg += "<text x=\"8\" y=\"\(format(y(stage) + 4))\">\(stage.rawValue)</text>\n"
+            svg += "<text x=\"24\" y=\"\(format(y(stage) + 4))\">\(stage.rawValue)</text>\n"
             svg += "<line x1=\"\(format(left))\" x2=\"\(format(right))\" y1=\"\(format(y(stage)))\" "
             svg += "y2=\"\(format(y(stage)))\" stroke=\"#eeeeee\"/>\n"
         }
@@ -54,21 +55,65 @@ public enum HypnogramSVG {
             svg += "width=\"\(format(max(1, x(event.interval.end) - x(event.interval.start))))\" height=\"6\" "
             svg += "fill=\"#f2a541\"/>\n"
         }
-        svg += "<text x=\"8\" y=\"\(format(bottom + 13))\">snoring</text>\n"
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = result.timeZone
-        var tick = calendar.nextDate(
-            after: result.startTime, matching: DateComponents(minute: 0, second: 0), matchingPolicy: .nextTime)
-        while let hour = tick, hour <= result.endTime {
-            let position = format(x(hour))
-            svg += "<line x1=\"\(position)\" x2=\"\(position)\" y1=\"\(format(top))\" y2=\"\(format(bottom + 16))\" "
-            svg += "stroke=\"#cccccc\"/>\n"
-            let label = String(format: "%02d:00", calendar.component(.hour, from: hour))
-            svg += "<text x=\"\(position)\" y=\"\(format(bottom + 34))\" text-anchor=\"middle\">\(label)</text>\n"
-            tick = calendar.date(byAdding: .hour, value: 1, to: hour)
-        }
+        svg += "<text x=\"24\" y=\"\(format(bottom + 13))\">snoring</text>\n"
+        svg += timeAxis(result, x: x, top: top, bottom: bottom)
+        svg += axisLabels(result, left: left, right: right, top: top, bottom: bottom)
+        svg += legend(colours: rows.map { ($0.rawValue, colours[$0] ?? "#888") }, right: right)
         svg += "</svg>\n"
         return svg
+    }
+
+    /// A tick line and an `HH:mm` label at every tick of `HypnogramTimeAxis`.
+    private static func timeAxis(
+        _ result: AnalysisResult, x: (Date) -> Double, top: Double, bottom: Double
+    ) -> String {
+        var svg = ""
+        for tick in HypnogramTimeAxis.ticks(from: result.startTime, to: result.endTime, in: result.timeZone) {
+            let position = format(x(tick))
+            svg += "<line class=\"tick\" x1=\"\(position)\" x2=\"\(position)\" y1=\"\(format(top))\" "
+            svg += "y2=\"\(format(bottom + 16))\" stroke=\"#cccccc\"/>\n"
+            svg += "<text class=\"tick-label\" x=\"\(position)\" y=\"\(format(bottom + 32))\" text-anchor=\"middle\">"
+            svg += "\(clockText(tick, result.timeZone))</text>\n"
+        }
+        return svg
+    }
+
+    /// The axis titles: the time axis with its zone and step, the stage axis turned upright.
+    private static func axisLabels(
+        _ result: AnalysisResult, left: Double, right: Double, top: Double, bottom: Double
+    ) -> String {
+        let step = HypnogramTimeAxis.stepInMinutes(for: result.endTime.timeIntervalSince(result.startTime))
+        let middle = format((top + bottom) / 2)
+        return """
+            <text class="axis-label" x="\(format((left + right) / 2))" y="\(format(bottom + 52))" \
+            text-anchor="middle">time (\(escape(result.timeZone.identifier)), ticks every \(step) min)</text>
+            <text class="axis-label" x="12" y="\(middle)" text-anchor="middle" \
+            transform="rotate(-90 12 \(middle))">sleep stage</text>
+
+            """
+    }
+
+    /// A legend of the stage colours and the snoring mark, right-aligned in the title row.
+    private static func legend(colours: [(name: String, colour: String)], right: Double) -> String {
+        let entries = colours.map { ($0.name, $0.colour, "0.35") } + [("snoring", "#f2a541", "1")]
+        let entryWidth = 80.0
+        var x = right - entryWidth * Double(entries.count)
+        var svg = "<g class=\"legend\">\n"
+        for (name, colour, opacity) in entries {
+            svg += "<rect x=\"\(format(x))\" y=\"8\" width=\"12\" height=\"12\" fill=\"\(colour)\" "
+            svg += "opacity=\"\(opacity)\"/>\n"
+            svg += "<text x=\"\(format(x + 16))\" y=\"18\">\(name)</text>\n"
+            x += entryWidth
+        }
+        return svg + "</g>\n"
+    }
+
+    private static func clockText(_ date: Date, _ zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "HH:mm"
+        return formatter.string(from: date)
     }
 
     private static func format(_ value: Double) -> String { String(format: "%.1f", value) }

@@ -43,6 +43,15 @@ extension SleepCycleSdk {
         try await analyzer.stopAnalysis(sessionId: sessionId)
     }
 
+    /// Interrupts the running analysis and returns each session's result so far, by channel; the sessions stay
+    /// resumable (`SleepAnalyzer.interruptAnalysis()`).
+    ///
+    /// - Returns: The results so far.
+    /// - Throws: `.notInitialized`, `.analysisNotActive`.
+    public static func interruptAnalysis() async throws -> [AnalysisChannel: AnalysisResult] {
+        try await analyzer.interruptAnalysis()
+    }
+
     /// Replaces, adds (or with nil cancels) the smart alarm of the `.primary` session; a fired alarm is re-armed.
     ///
     /// - Parameter config: The new alarm, or nil to cancel it.

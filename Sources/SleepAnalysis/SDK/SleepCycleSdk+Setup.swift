@@ -56,7 +56,7 @@ extension SleepCycleSdk {
     }
 
     /// Creates a source that replays a recorded night
-    /// (`SleepAnalyzer.createFileDataSource(audio:accelerometer:heartRate:activityCounts:startTime:pace:)`).
+    /// (`SleepAnalyzer.createFileDataSource(audio:accelerometer:heartRate:activityCounts:startTime:pace:sensorTimeZone:)`).
     ///
     /// - Parameters:
     ///   - audio: The audio file, or nil.
@@ -65,14 +65,15 @@ extension SleepCycleSdk {
     ///   - activityCounts: An epoch actigraphy CSV (`timestamp,activity_count`), or nil.
     ///   - startTime: When the recording began (nil: now); relative CSV timestamps count from it.
     ///   - pace: How fast to replay; results are the same at every pace.
+    ///   - sensorTimeZone: The time zone of CSV timestamps written without one, or nil to reject them.
     /// - Returns: The source, to pass to `startAnalysis(using:)` or `startDataSource(using:)`.
     public static func createFileDataSource(
         audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil, startTime: Date? = nil,
-        pace: ReplayPace = .asFastAsPossible
+        pace: ReplayPace = .asFastAsPossible, sensorTimeZone: TimeZone? = nil
     ) -> any DataSource {
         analyzer.createFileDataSource(
             audio: audio, accelerometer: accelerometer, heartRate: heartRate, activityCounts: activityCounts,
-            startTime: startTime, pace: pace)
+            startTime: startTime, pace: pace, sensorTimeZone: sensorTimeZone)
     }
 
     /// Creates a listener that records clips around events of the configured types and hands them to `receiver`.

@@ -44,6 +44,31 @@ package struct ISO8601DateTimeParser: Sendable {
         return value.instant
     }
 
+    /// Reads a full timestamp whose zone may be left out, for files of local times: without a zone the time is
+    /// a wall-clock time in `localZone`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The text's UTF-8 bytes, already trimmed.
+    ///   - localZone: The zone of times written without one.
+    /// - Returns: The instant, or nil when the text is not such a timestamp.
+    package static func timestamp(_ bytes: UnsafeBufferPointer<UInt8>, localZone: TimeZone) -> Date? {
+        var scanner = ISO8601Scanner(bytes)
+        guard let value = dateTime(&scanner, syntax: .localTimestamp, allowTimeOnly: false), scanner.isAtEnd,
+            let day = value.day
+        else { return nil }
+        if value.zoneOffsetSeconds != nil { return value.instant }
+        let wallClock = Double(day.daysSinceEpoch) * 86_400 + Double(value.wholeSecondsIntoDay) + value.fraction
+        return Date(timeIntervalSince1970: wallClock - Double(offset(ofWallClock: wallClock, in: localZone)))
+    }
+
+    /// The zone's offset from UTC (seconds east) at the wall-clock time `wallClock` (seconds since 1970-01-01
+    /// 00:00 on that clock): guessed at the same UTC instant, then taken again at the instant it gives, so a time
+    /// just after a daylight-saving change gets the new offset.
+    static func offset(ofWallClock wallClock: Double, in zone: TimeZone) -> Int {
+        let guess = zone.secondsFromGMT(for: Date(timeIntervalSince1970: wallClock))
+        return zone.secondsFromGMT(for: Date(timeIntervalSince1970: wallClock - Double(guess)))
+    }
+
     /// Reads a date-time, optionally the abbreviated time-only form, without resolving it.
     ///
     /// - Parameters:

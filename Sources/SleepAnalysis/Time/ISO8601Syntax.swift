@@ -14,6 +14,9 @@ package struct ISO8601Syntax: Sendable, Hashable {
     ///
     /// CSV timestamps and command-line dates: a date without a zone would silently depend on the machine's zone.
     package static let timestamp = ISO8601Syntax(requiresZone: true, requiresSeconds: true, allowsEndOfDay: false)
+    /// CSV timestamps of files in local time (the caller names the zone): the zone may be left out.
+    package static let localTimestamp = ISO8601Syntax(
+        requiresZone: false, requiresSeconds: true, allowsEndOfDay: false)
 
     /// The extended format of time intervals: seconds and zone optional, `24:00` allowed.
     package static let interval = ISO8601Syntax(requiresZone: false, requiresSeconds: false, allowsEndOfDay: true)

@@ -5,43 +5,60 @@ import SleepAnalysis
 ///
 /// The night goes through exactly the public API an application uses (`initialize`, `createFileDataSource`,
 /// `startAnalysis` or the multi-channel calls, `waitUntilFinished`, `stopAnalysis`). Output: JSON (see
-/// `AnalysisReport`; with `--stereo`, `{"primary": …, "secondary": …}`), CSV (epochs, then events) or text.
+/// `AnalysisReport`; with `--stereo`, `{"primary": …, "secondary": …}`), CSV (epochs, then events; with
+/// `--out-dir`, one file per table: `AnalysisCSV`) or text.
 enum AnalyzeCommand: Command {
     static let name = "analyze"
     static let summary = "analyse a recorded night (audio and/or sensor files) and print the result"
+    /// What it accepts: its specification.
+    static var syntax: CommandSyntax { .options(specification) }
     static let specification = ArgumentSpecification(
         options: [
             "accelerometer", "heart-rate", "activity-counts", "start", "format", "hypnogram", "store",
-            "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace",
+            "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace", "out-dir", "timezone",
         ],
-        flags: ["stereo", "quiet", "resume"],
+        flags: ["stereo", "quiet", "resume", "no-store"],
+        shortNames: ["f": "format", "q": "quiet", "s": "store", "o": "out-dir"],
         positionals: ["AUDIO"],
         usage: """
             usage: sleepanalysis analyze AUDIO [options]
 
-              AUDIO                     audio file (WAV, FLAC, OGG…; mono or stereo; any rate), or - for none
-              --accelerometer CSV       accelerometer readings: timestamp,x,y,z (seconds or ISO 8601; g or m/s²)
-              --heart-rate CSV          heart rate from a wearable: timestamp,bpm
-              --activity-counts CSV     epoch actigraphy: timestamp,activity_count
-              --start ISO8601           when the recording began (default: the audio file's modification time
-                                        minus its duration)
-              --stereo                  two sleepers, one microphone each (channel 1 primary, 2 secondary)
-              --preset NAME             channel separation with --stereo: bedSideMics (default), centeredMicArray,
-                                        detectionStrengthOnly
-              --wakeup-window S/E       smart alarm window, ISO 8601 interval (e.g. 2026-12-01T06:30Z/07:00)
-              --format json|csv|text    output format (default text)
-              --hypnogram FILE.svg      also draw the hypnogram
-              --store DIR               also save the result in the session store at DIR (when it cannot be
-                                        written: exit 73, the result kept in the state directory and saved by
-                                        the next run with this --store)
-              --api-key KEY             licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation
-                                        licence with every feature)
-              --storage DIR             SDK state directory (default: the XDG directories)
-              --pace realtime|N         replay at recording speed or N times faster (default: as fast as possible;
-                                        the result is the same at every pace)
-              --resume                  continue the session an earlier run left unfinished (killed, crashed) in
-                                        the storage directory, on the same files; the result covers the whole night
-              --quiet                   no progress bar
+                  AUDIO                     audio file (WAV, FLAC, OGG…; mono or stereo; any rate), or - for none
+                  --accelerometer CSV       accelerometer readings: timestamp,x,y,z (seconds or ISO 8601; g or m/s²,
+                                            stated in the file or detected from the median magnitude, and said on
+                                            standard error)
+                  --heart-rate CSV          heart rate from a wearable: timestamp,bpm
+                  --activity-counts CSV     epoch actigraphy: timestamp,activity_count
+                  --timezone ZONE           the IANA time zone (Europe/Stockholm) of sensor timestamps written
+                                            without one (2026-12-01 23:00:00); without it they are an error
+                  --start ISO8601           when the recording began (default: the audio file's modification time
+                                            minus its duration)
+                  --stereo                  two sleepers, one microphone each (channel 1 primary, 2 secondary)
+                  --preset NAME             channel separation with --stereo: bedSideMics (default), centeredMicArray,
+                                            detectionStrengthOnly
+                  --wakeup-window S/E       smart alarm window, ISO 8601 interval (e.g. 2026-12-01T06:30Z/07:00)
+              -f, --format json|csv|text    output format (default text)
+              -o, --out-dir DIR             with --format csv: write DIR/epochs.csv, events.csv, breathing.csv and
+                                            summary.csv (statistics and score, one row), one header each, instead of
+                                            printing epochs, an empty line, then events
+                  --hypnogram FILE.svg      also draw the hypnogram
+              -s, --store DIR               the session store the result is saved in (default: $XDG_DATA_HOME/
+                                            sleepanalysis, else ~/.local/share/sleepanalysis, which history and
+                                            export read; when it cannot be written: exit 73, the result kept in the
+                                            state directory and saved by the next run with this store)
+                  --no-store                do not save the result
+                  --api-key KEY             licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation
+                                            licence with every feature)
+                  --storage DIR             SDK state directory (default: the XDG directories)
+                  --pace realtime|N         replay at recording speed or N times faster (default: as fast as possible;
+                                            the result is the same at every pace)
+                  --resume                  continue the session an earlier run left unfinished (Ctrl-C, killed,
+                                            crashed) in the storage directory, on the same files; the result covers
+                                            the whole night
+              -q, --quiet                   no progress bar
+
+            Ctrl-C (SIGINT) stops the analysis: the result so far is printed in the chosen format, a line on
+            standard error gives the command that continues the night (the same arguments and --resume), exit 130.
 
             """)
 
@@ -52,31 +69,41 @@ enum AnalyzeCommand: Command {
             return
         }
         let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
+        let store = try storeDirectory(parsed)
+        let outDirectory = parsed.option("out-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        guard outDirectory == nil || format == "csv" else {
+            throw CommandLineError.usage("--out-dir writes CSV tables: use it with --format csv")
+        }
         let inputs = try NightInputs(parsed)
+        try inputs.stateAccelerometerUnit()
         let alarm = try parsed.option("wakeup-window").map {
             SmartAlarmConfig(wakeupWindow: try DateInterval(iso8601Interval: $0))
         }
+        // Before the analysis starts, so that Ctrl-C never ends the process halfway.
+        let interrupt = InterruptSignal()
         _ = try await CommandLineLicence.initialize(parsed)
 
+        let progress = ProgressBar(
+            total: parsed.flag("quiet") || parsed.flag("stereo") ? 0 : inputs.audioDuration, start: inputs.start)
+        var interruption: AnalysisInterruption?
         let results: [(channel: String?, result: AnalysisResult)]
-        if parsed.flag("resume") {
-            let progress = ProgressBar(total: parsed.flag("quiet") ? 0 : inputs.audioDuration, start: inputs.start)
-            results = try await resume(inputs, progress: progress)
-            progress.finish()
-        } else if parsed.flag("stereo") {
-            let preset = try separationPreset(parsed)
-            results = try await analyseStereo(inputs, separation: preset, alarm: alarm)
-        } else {
-            let progress = ProgressBar(total: parsed.flag("quiet") ? 0 : inputs.audioDuration, start: inputs.start)
-            results = [(nil, try await analyseOneSleeper(inputs, alarm: alarm, progress: progress))]
-            progress.finish()
+        do {
+            results = try await analyse(parsed, inputs, alarm: alarm, progress: progress, interrupt: interrupt)
+        } catch let stopped as AnalysisInterruption {
+            interruption = stopped
+            results = try await AnalysisInterruption.partialResults()
         }
-        // The results are printed whatever happens to the store; a store failure ends the command afterwards.
-        let storing = parsed.option(StoreDirectoryArgument.option).map {
-            ResultStoring(
-                results.map(\.result), in: URL(fileURLWithPath: $0, isDirectory: true),
-                storageDirectory: parsed.option("storage").map { URL(fileURLWithPath: $0, isDirectory: true) })
-        }
+        progress.finish()
+        // The results are printed whatever happens to the store; a store failure ends the command afterwards. An
+        // interrupted night is stored when its resumed run finishes.
+        let storing =
+            interruption != nil
+            ? nil
+            : store.map {
+                ResultStoring(
+                    results.map(\.result), in: $0,
+                    storageDirectory: parsed.option("storage").map { URL(fileURLWithPath: $0, isDirectory: true) })
+            }
         let history = storing?.history ?? []
         let reports = results.map {
             (
@@ -87,7 +114,7 @@ enum AnalyzeCommand: Command {
                         result: $0.result, history: history))
             )
         }
-        try write(reports, format: format)
+        try write(reports, format: format, outDirectory: outDirectory)
         if let path = parsed.option("hypnogram") {
             let svg = HypnogramSVG.render(reports[0].report.result)
             do {
@@ -97,26 +124,55 @@ enum AnalyzeCommand: Command {
             }
         }
         await SleepCycleSdk.deinitialize()
+        if let interruption { throw interruption.error(arguments: arguments, results: results) }
         if let failure = storing?.failure { throw failure }
         if let error = await SleepCycleSdk.dataSourceError {
             throw CommandLineError.badData("the input ended early: \(error) (the result above covers what came before)")
         }
     }
 
+    /// Where the result is saved: `--store DIR`, else the default store; nil with `--no-store`.
+    ///
+    /// - Throws: a usage `CommandLineError` when both `--store` and `--no-store` are given.
+    private static func storeDirectory(_ parsed: ParsedArguments) throws -> URL? {
+        guard parsed.flag("no-store") else { return StoreDirectoryArgument.directory(parsed) }
+        guard parsed.option(StoreDirectoryArgument.option) == nil else {
+            throw CommandLineError.usage("give --store DIR or --no-store, not both")
+        }
+        return nil
+    }
+
     // MARK: - Analysis
 
+    /// Analyses the night as the command line asks: resumed, two sleepers, or one.
+    ///
+    /// - Throws: `AnalysisInterruption` when a signal arrives before the input ends (the sessions still run).
+    private static func analyse(
+        _ parsed: ParsedArguments, _ inputs: NightInputs, alarm: SmartAlarmConfig?, progress: ProgressBar,
+        interrupt: InterruptSignal
+    ) async throws -> [(channel: String?, result: AnalysisResult)] {
+        if parsed.flag("resume") {
+            return try await resume(inputs, progress: progress, interrupt: interrupt)
+        } else if parsed.flag("stereo") {
+            let preset = try separationPreset(parsed)
+            return try await analyseStereo(inputs, separation: preset, alarm: alarm, interrupt: interrupt)
+        }
+        return [(nil, try await analyseOneSleeper(inputs, alarm: alarm, progress: progress, interrupt: interrupt))]
+    }
+
     private static func analyseOneSleeper(
-        _ inputs: NightInputs, alarm: SmartAlarmConfig?, progress: ProgressBar
+        _ inputs: NightInputs, alarm: SmartAlarmConfig?, progress: ProgressBar, interrupt: InterruptSignal
     ) async throws -> AnalysisResult {
         let source = inputs.makeSource()
         try await SleepCycleSdk.startAnalysis(
             config: inputs.config, using: source, eventListeners: [progress], smartAlarmConfig: alarm)
-        await source.waitUntilFinished()
+        if let signal = await interrupt.wait(for: source) { throw AnalysisInterruption(signal: signal) }
         return try await SleepCycleSdk.stopAnalysis()
     }
 
     private static func analyseStereo(
-        _ inputs: NightInputs, separation: ChannelSeparationConfig, alarm: SmartAlarmConfig?
+        _ inputs: NightInputs, separation: ChannelSeparationConfig, alarm: SmartAlarmConfig?,
+        interrupt: InterruptSignal
     ) async throws -> [(channel: String?, result: AnalysisResult)] {
         let source = inputs.makeSource()
         try await SleepCycleSdk.startDataSource(using: source, channelSeparationConfig: separation)
@@ -124,7 +180,7 @@ enum AnalyzeCommand: Command {
             channel: .primary, config: inputs.config, smartAlarmConfig: alarm)
         let secondary = try await SleepCycleSdk.startMultiChannelAnalysis(
             channel: .secondary, config: SleepAnalysisConfig(useAudio: true))
-        await source.waitUntilFinished()
+        if let signal = await interrupt.wait(for: source) { throw AnalysisInterruption(signal: signal) }
         let primaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: primary)
         let secondaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: secondary)
         await SleepCycleSdk.stopDataSource()
@@ -133,7 +189,7 @@ enum AnalyzeCommand: Command {
 
     /// Continues the sessions left in the journal on a replay of the same files.
     private static func resume(
-        _ inputs: NightInputs, progress: ProgressBar
+        _ inputs: NightInputs, progress: ProgressBar, interrupt: InterruptSignal
     ) async throws
         -> [(channel: String?, result: AnalysisResult)]
     {
@@ -146,7 +202,7 @@ enum AnalyzeCommand: Command {
             throw CommandLineError(
                 kind: .failure, message: "no unfinished session to resume in the storage directory (see --storage)")
         }
-        await source.waitUntilFinished()
+        if let signal = await interrupt.wait(for: source) { throw AnalysisInterruption(signal: signal) }
         var results: [(channel: String?, result: AnalysisResult)] = []
         for session in sessions.sorted(by: { $0.channel == .primary && $1.channel != .primary }) {
             let result = try await SleepCycleSdk.stopAnalysis(sessionId: session.sessionId)
@@ -168,7 +224,9 @@ enum AnalyzeCommand: Command {
 
     // MARK: - Output
 
-    private static func write(_ reports: [(channel: String?, report: AnalysisReport)], format: String) throws {
+    private static func write(
+        _ reports: [(channel: String?, report: AnalysisReport)], format: String, outDirectory: URL?
+    ) throws {
         switch format {
         case "json":
             let encoder = AnalysisReport.makeEncoder()
@@ -183,8 +241,11 @@ enum AnalyzeCommand: Command {
             FileHandle.standardOutput.write(data)
             FileHandle.standardOutput.write(Data("\n".utf8))
         case "csv":
+            if let outDirectory { try AnalysisCSV.write(AnalysisCSV.tables(reports), to: outDirectory) }
             for entry in reports {
-                print(AnalysisCSV.render(entry.report.result, channel: reports.count > 1 ? entry.channel : nil))
+                if outDirectory == nil {
+                    print(AnalysisCSV.render(entry.report.result, channel: reports.count > 1 ? entry.channel : nil))
+                }
                 // The tables have no place for them: the input's warnings go to standard error.
                 for warning in entry.report.result.warnings {
                     FileHandle.standardError.write(Data("sleepanalysis analyze: warning: \(warning.message)\n".utf8))
@@ -195,65 +256,5 @@ enum AnalyzeCommand: Command {
                 print(AnalysisText.render(entry.report.result, score: entry.report.score, title: entry.channel))
             }
         }
-    }
-}
-
-/// The files of a night to analyse, and what follows from them.
-struct NightInputs {
-    let audio: URL?
-    let accelerometer: URL?
-    let heartRate: URL?
-    let activityCounts: URL?
-    let start: Date
-    /// Seconds of audio (0 without audio).
-    let audioDuration: TimeInterval
-    /// How fast to replay.
-    let pace: ReplayPace
-
-    init(_ parsed: ParsedArguments) throws {
-        let audioPath = parsed.positionals[0]
-        audio = audioPath == "-" ? nil : URL(fileURLWithPath: audioPath)
-        accelerometer = parsed.option("accelerometer").map { URL(fileURLWithPath: $0) }
-        heartRate = parsed.option("heart-rate").map { URL(fileURLWithPath: $0) }
-        activityCounts = parsed.option("activity-counts").map { URL(fileURLWithPath: $0) }
-        guard audio != nil || accelerometer != nil || heartRate != nil || activityCounts != nil else {
-            throw CommandLineError.usage("give an audio file or at least one sensor file", usage: nil)
-        }
-        audioDuration = audio.flatMap { FileDataSource(audio: $0, accelerometer: nil).audioDuration } ?? 0
-        switch parsed.option("pace") {
-        case nil: pace = .asFastAsPossible
-        case "realtime": pace = .realTime
-        case let text?:
-            guard let factor = Double(text), factor > 0, factor.isFinite else {
-                throw CommandLineError.usage("--pace takes realtime or a positive speed factor, not '\(text)'")
-            }
-            pace = .speed(factor)
-        }
-        if let text = parsed.option("start") {
-            guard let date = ISO8601DateTimeParser(syntax: .timestamp).date(from: text) else {
-                throw CommandLineError.usage("--start must be an ISO 8601 date and time, not '\(text)'")
-            }
-            start = date
-        } else if let audio,
-            let modified = try? FileManager.default.attributesOfItem(atPath: audio.path)[.modificationDate] as? Date
-        {
-            start = modified.addingTimeInterval(-audioDuration)
-        } else {
-            start = Date()
-        }
-    }
-
-    /// The sensors the session uses.
-    var config: SleepAnalysisConfig {
-        SleepAnalysisConfig(
-            useAudio: audio != nil, useAccelerometer: accelerometer != nil || activityCounts != nil,
-            useHeartRate: heartRate != nil)
-    }
-
-    /// A replay of the files, as fast as possible.
-    func makeSource() -> any DataSource {
-        SleepCycleSdk.createFileDataSource(
-            audio: audio, accelerometer: accelerometer, heartRate: heartRate, activityCounts: activityCounts,
-            startTime: start, pace: pace)
     }
 }

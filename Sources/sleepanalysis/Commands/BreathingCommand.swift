@@ -8,42 +8,49 @@ import SleepAnalysis
 /// "median_bpm": … or null}` where `offset_s` is the end of the analysed window in seconds from the recording's
 /// start.
 enum BreathingCommand {
-    /// Runs the command with the arguments after `breathing`; returns the exit status.
-    static func run(_ arguments: [String]) -> Int32 {
-        var audio: String?
-        var accelerometer: String?
-        var format = "text"
-        var options = BreathingAnalysisOptions()
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "--accelerometer", "--format", "--window", "--peak-fraction", "--alternation-threshold":
-                guard index + 1 < arguments.count else { return usage("\(argument) needs a value") }
-                let value = arguments[index + 1]
-                switch argument {
-                case "--format": format = value
-                case "--accelerometer": accelerometer = value
-                default:
-                    guard let number = Double(value) else { return usage("\(argument) needs a number") }
-                    switch argument {
-                    case "--window": options.windowSeconds = number
-                    case "--peak-fraction": options.peakFraction = number
-                    default: options.alternationThreshold = number
-                    }
-                }
-                index += 2
-            case "-h", "--help":
-                print(help)
-                return 0
-            default:
-                guard !argument.hasPrefix("--"), audio == nil else { return usage("unexpected argument \(argument)") }
-                audio = argument
-                index += 1
-            }
+    /// What it accepts.
+    static let specification = ArgumentSpecification(
+        options: ["accelerometer", "format", "window", "peak-fraction", "alternation-threshold"],
+        shortNames: ["f": "format"],
+        allowsExtraPositionals: true,
+        usage: """
+            usage: sleepanalysis breathing AUDIO [--accelerometer CSV] [--window SECONDS] [--format json|text]
+                   sleepanalysis breathing --accelerometer CSV [--window SECONDS] [--format json|text]
+
+            Breathing rate every 30 s over 60-s windows, from breath sounds and/or mattress micro-motion.
+
+                  AUDIO                           audio file (WAV, FLAC, OGG…)
+                  --accelerometer CSV             accelerometer readings: timestamp,x,y,z
+                  --window SECONDS                a shorter window for short clips (20...600 s; estimates every
+                                                  half window)
+              -f, --format json|text              output format (default text)
+                  --peak-fraction F               tuning, for evaluation only (default 0.7)
+                  --alternation-threshold T       tuning, for evaluation only (default 2)
+
+            """)
+
+    /// Runs the command with the arguments after `breathing`.
+    ///
+    /// - Throws: a usage `CommandLineError` for a bad command line, `SleepCycleSdkError` or a bad-data
+    ///   `CommandLineError` for unreadable or malformed input.
+    static func run(_ arguments: [String]) throws {
+        let parsed = try ArgumentParser.parse(arguments, specification)
+        if parsed.flag("help") { return print(specification.usage, terminator: "") }
+        guard parsed.positionals.count <= 1 else {
+            throw CommandLineError.usage("unexpected argument: \(parsed.positionals[1])")
         }
-        guard format == "json" || format == "text" else { return usage("--format must be json or text") }
-        guard audio != nil || accelerometer != nil else { return usage("give an audio file or --accelerometer CSV") }
+        let audio = parsed.positionals.first
+        let accelerometer = parsed.option("accelerometer")
+        let format = try parsed.choice("format", from: ["json", "text"], default: "text")
+        var options = BreathingAnalysisOptions()
+        if let window = try parsed.option("window", as: Double.self) { options.windowSeconds = window }
+        if let fraction = try parsed.option("peak-fraction", as: Double.self) { options.peakFraction = fraction }
+        if let threshold = try parsed.option("alternation-threshold", as: Double.self) {
+            options.alternationThreshold = threshold
+        }
+        guard audio != nil || accelerometer != nil else {
+            throw CommandLineError.usage("give an audio file or --accelerometer CSV")
+        }
         let origin = Date(timeIntervalSince1970: 0)
         let rates: [BreathingRate]
         do {
@@ -52,12 +59,10 @@ enum BreathingCommand {
                 accelerometer: accelerometer.map { URL(fileURLWithPath: $0) }, startTime: origin,
                 options: options)
         } catch let error as SleepCycleSdkError {
-            FileHandle.standardError.write(Data("sleepanalysis breathing: \(error)\n".utf8))
-            return CommandLineError.exitCode(for: error)
+            throw error
         } catch {
             // Anything else the analysis throws comes from reading the files it was given.
-            FileHandle.standardError.write(Data("sleepanalysis breathing: \(error)\n".utf8))
-            return 65
+            throw CommandLineError.badData("\(error)")
         }
         let sorted = rates.map(\.bpm).sorted()
         let median: Double? =
@@ -71,10 +76,7 @@ enum BreathingCommand {
                 "file": audio ?? NSNull(), "accelerometer": accelerometer ?? NSNull(), "rates": items,
                 "median_bpm": median ?? NSNull(),
             ]
-            guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
-                FileHandle.standardError.write(Data("sleepanalysis breathing: cannot encode JSON\n".utf8))
-                return 1
-            }
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else {
             for rate in rates {
@@ -83,19 +85,18 @@ enum BreathingCommand {
             }
             print(median.map { String(format: "median %.1f breaths/min", $0) } ?? "no periodic breathing found")
         }
-        return 0
     }
+}
 
-    private static let help = """
-        usage: sleepanalysis breathing AUDIO [--accelerometer CSV] [--window SECONDS] [--format json|text]
-               sleepanalysis breathing --accelerometer CSV [--window SECONDS] [--format json|text]
-        Breathing rate every 30 s over 60-s windows, from breath sounds and/or mattress micro-motion.
-        --window sets a shorter window for short clips (20...600 s; estimates every half window).
-        Tuning (evaluation only): --peak-fraction F (default 0.7), --alternation-threshold T (default 2).
-        """
+/// `breathing` in the command table.
+enum BreathingCommandEntry: Command {
+    static let name = "breathing"
+    static let summary = "estimate the breathing rate of a recording"
 
-    private static func usage(_ problem: String) -> Int32 {
-        FileHandle.standardError.write(Data("sleepanalysis breathing: \(problem)\n\(help)\n".utf8))
-        return 64
+    /// What it accepts: `BreathingCommand.specification`.
+    static var syntax: CommandSyntax { .options(BreathingCommand.specification) }
+
+    static func run(_ arguments: [String]) async throws {
+        try BreathingCommand.run(arguments)
     }
 }

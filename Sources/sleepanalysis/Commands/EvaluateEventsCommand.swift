@@ -8,8 +8,16 @@ import SleepAnalysisEvaluation
 enum EvaluateEventsCommand {
     static let specification = ArgumentSpecification(
         options: ["manifest", "root", "format", "model"],
-        usage: "usage: sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] "
-            + "[--model FILE]\n")
+        shortNames: ["f": "format"],
+        usage: """
+            usage: sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]
+
+                  --manifest MANIFEST.tsv   the labelled clips (path and event type per line)
+                  --root DIR                the folder the manifest's paths are relative to
+              -f, --format json|text        output format (default text)
+                  --model FILE              an event model to evaluate instead of the shipped one
+
+            """)
 
     /// Runs the command.
     ///

@@ -17,16 +17,17 @@ import SleepAnalysisEvaluation
 enum EvaluateStagingCommand {
     static let specification = ArgumentSpecification(
         options: ["dataset", "root", "format", "model", "model-dir", "subjects"],
+        shortNames: ["f": "format"],
         usage: """
             usage: sleepanalysis evaluate staging --dataset walch --root DIR [--format json|text]
                                                   [--model FILE | --model-dir DIR] [--subjects ID,ID]
 
-              --dataset walch      the layout of DIR (PhysioNet sleep-accel as in shared/data/staging/walch)
-              --root DIR           labels/, heart_rate/ and features_walch_pipeline/ of the subjects
-              --format json|text   output format (default text)
-              --model FILE         a staging model file (default: the bundled Models/staging.json)
-              --model-dir DIR      DIR/<subject>.json per subject (leave-one-subject-out models)
-              --subjects ID,ID     only these subjects
+                  --dataset walch      the layout of DIR (PhysioNet sleep-accel as in shared/data/staging/walch)
+                  --root DIR           labels/, heart_rate/ and features_walch_pipeline/ of the subjects
+              -f, --format json|text   output format (default text)
+                  --model FILE         a staging model file (default: the bundled Models/staging.json)
+                  --model-dir DIR      DIR/<subject>.json per subject (leave-one-subject-out models)
+                  --subjects ID,ID     only these subjects
 
             """)
 

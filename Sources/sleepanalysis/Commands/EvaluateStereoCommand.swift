@@ -18,12 +18,13 @@ enum EvaluateStereoCommand {
     ]
     static let specification = ArgumentSpecification(
         options: ["scenes", "preset", "format"],
+        shortNames: ["f": "format"],
         usage: """
             usage: sleepanalysis evaluate stereo --scenes DIR [--preset NAME] [--format json|text]
 
-              --scenes DIR       composed scenes (scene_*.wav + scene_*.json, in DIR or its sub-folders)
-              --preset NAME      bedSideMics, centeredMicArray or detectionStrengthOnly (default: all three)
-              --format json|text output format (default text)
+                  --scenes DIR       composed scenes (scene_*.wav + scene_*.json, in DIR or its sub-folders)
+                  --preset NAME      bedSideMics, centeredMicArray or detectionStrengthOnly (default: all three)
+              -f, --format json|text output format (default text)
 
             """)
 

@@ -11,20 +11,23 @@ import SleepAnalysis
 enum ExportCommand: Command {
     static let name = "export"
     static let summary = "export stored nights (--healthkit: HealthKit sleep-analysis samples)"
+    /// What it accepts: its specification.
+    static var syntax: CommandSyntax { .options(specification) }
     static let specification = ArgumentSpecification(
         options: DateRangeArguments.options.union([StoreDirectoryArgument.option, "session", "format"]),
         flags: ["healthkit"],
+        shortNames: ["s": "store", "f": "format"],
         usage: """
             usage: sleepanalysis export --healthkit [--store DIR] [--session ID] [--from DATE] [--to DATE]
                                         [--format json|csv]
 
-              --healthkit          export HealthKit sleep-analysis category samples
-              --store DIR          the session store (default $XDG_DATA_HOME/sleepanalysis, else
-                                   ~/.local/share/sleepanalysis)
-              --session ID         only this session (default: every night in the range)
-              --from DATE          only nights that end after DATE (ISO 8601 day or time)
-              --to DATE            only nights that start before DATE (a day: its end)
-              --format json|csv    output format (default json)
+                  --healthkit          export HealthKit sleep-analysis category samples
+              -s, --store DIR          the session store (default $XDG_DATA_HOME/sleepanalysis, else
+                                       ~/.local/share/sleepanalysis)
+                  --session ID         only this session (default: every night in the range)
+                  --from DATE          only nights that end after DATE (ISO 8601 day or time)
+                  --to DATE            only nights that start before DATE (a day: its end)
+              -f, --format json|csv    output format (default json)
 
             """)
 

@@ -8,7 +8,15 @@ import SleepAnalysisEvaluation
 enum FeaturesEventsCommand {
     static let specification = ArgumentSpecification(
         options: ["list", "out"], flags: ["log-mel"],
-        usage: "usage: sleepanalysis features events --list FILES.txt --out DIR [--log-mel]\n")
+        shortNames: ["o": "out"],
+        usage: """
+            usage: sleepanalysis features events --list FILES.txt --out DIR [--log-mel]
+
+                  --list FILES.txt   the audio files, one path per line
+              -o, --out DIR          where <line index>.f32 (and with --log-mel <line index>.mel) are written
+                  --log-mel          also write the front end's log-mel frames
+
+            """)
 
     /// Runs the command.
     ///

@@ -8,13 +8,14 @@ import SleepAnalysisEvaluation
 enum FeaturesStagingCommand {
     static let specification = ArgumentSpecification(
         options: ["dataset", "root", "out", "subjects"],
+        shortNames: ["o": "out"],
         usage: """
             usage: sleepanalysis features staging --dataset walch --root DIR --out FILE.csv [--subjects ID,ID]
 
-              --dataset walch      the layout of DIR (PhysioNet sleep-accel as in shared/data/staging/walch)
-              --root DIR           labels/, heart_rate/ and features_walch_pipeline/ of the subjects
-              --out FILE.csv       where to write the table
-              --subjects ID,ID     only these subjects
+                  --dataset walch      the layout of DIR (PhysioNet sleep-accel as in shared/data/staging/walch)
+                  --root DIR           labels/, heart_rate/ and features_walch_pipeline/ of the subjects
+              -o, --out FILE.csv       where to write the table
+                  --subjects ID,ID     only these subjects
 
             """)
 

@@ -12,16 +12,19 @@ import SleepAnalysis
 enum HistoryCommand: Command {
     static let name = "history"
     static let summary = "list the nights in the session store"
+    /// What it accepts: its specification.
+    static var syntax: CommandSyntax { .options(specification) }
     static let specification = ArgumentSpecification(
         options: DateRangeArguments.options.union([StoreDirectoryArgument.option, "format"]),
+        shortNames: ["s": "store", "f": "format"],
         usage: """
             usage: sleepanalysis history [--store DIR] [--from DATE] [--to DATE] [--format json|text]
 
-              --store DIR          the session store (default $XDG_DATA_HOME/sleepanalysis, else
-                                   ~/.local/share/sleepanalysis)
-              --from DATE          only nights that end after DATE (ISO 8601 day or time)
-              --to DATE            only nights that start before DATE (a day: its end)
-              --format json|text   output format (default text)
+              -s, --store DIR          the session store (default $XDG_DATA_HOME/sleepanalysis, else
+                                       ~/.local/share/sleepanalysis)
+                  --from DATE          only nights that end after DATE (ISO 8601 day or time)
+                  --to DATE            only nights that start before DATE (a day: its end)
+              -f, --format json|text   output format (default text)
 
             """)
 

@@ -21,7 +21,20 @@ enum LicenseCommand: Command {
 
           features: \(SleepAnalysisFeatures.featureNames.joined(separator: ", "))
 
+        The options of one action: sleepanalysis help license issue (or license issue --help).
+
         """
+
+    /// What it accepts: the actions and their specifications.
+    static var syntax: CommandSyntax {
+        .subcommands(
+            usage: overview,
+            [
+                .init(name: "keygen", specification: keygenSpecification),
+                .init(name: "issue", specification: issueSpecification),
+                .init(name: "verify", specification: verifySpecification),
+            ])
+    }
 
     static func run(_ arguments: [String]) async throws {
         guard let action = arguments.first else { throw CommandLineError.usage("missing action", usage: overview) }
@@ -37,13 +50,13 @@ enum LicenseCommand: Command {
 
     // MARK: - keygen
 
-    private static let keygenSpecification = ArgumentSpecification(
-        options: ["out"], flags: ["force"],
+    static let keygenSpecification = ArgumentSpecification(
+        options: ["out"], flags: ["force"], shortNames: ["o": "out"],
         usage: """
             usage: sleepanalysis license keygen --out DIR [--force]
 
-              --out DIR   where private.key (mode 0600) and public.key are written (base64 text)
-              --force     replace existing key files
+              -o, --out DIR   where private.key (mode 0600) and public.key are written (base64 text)
+                  --force     replace existing key files
 
             """)
 
@@ -83,7 +96,7 @@ enum LicenseCommand: Command {
 
     // MARK: - issue
 
-    private static let issueSpecification = ArgumentSpecification(
+    static let issueSpecification = ArgumentSpecification(
         options: ["private-key", "features", "expires", "subject", "model-store"],
         usage: """
             usage: sleepanalysis license issue --private-key FILE --features all|NAME,NAME --expires YYYY-MM-DD
@@ -153,15 +166,15 @@ enum LicenseCommand: Command {
 
     // MARK: - verify
 
-    private static let verifySpecification = ArgumentSpecification(
-        options: ["trusted-key", "format"], positionals: ["KEY"],
+    static let verifySpecification = ArgumentSpecification(
+        options: ["trusted-key", "format"], shortNames: ["f": "format"], positionals: ["KEY"],
         usage: """
             usage: sleepanalysis license verify KEY [--trusted-key BASE64,BASE64] [--format json|text]
 
-              KEY                 the licence key (sa1.…), or - to read it from standard input
-              --trusted-key LIST  extra trusted issuer public keys (besides the built-in ones and
-                                  SLEEPANALYSIS_TRUSTED_KEYS)
-              --format json|text  output format (default text)
+                  KEY                 the licence key (sa1.…), or - to read it from standard input
+                  --trusted-key LIST  extra trusted issuer public keys (besides the built-in ones and
+                                      SLEEPANALYSIS_TRUSTED_KEYS)
+              -f, --format json|text  output format (default text)
 
             """)
 

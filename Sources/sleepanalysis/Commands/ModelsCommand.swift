@@ -7,14 +7,16 @@ import SleepAnalysis
 enum ModelsCommand: Command {
     static let name = "models"
     static let summary = "build a model store (manifest and files) for slim-mode downloads"
+    /// What it accepts: its specification.
+    static var syntax: CommandSyntax { .options(specification) }
     static let specification = ArgumentSpecification(
-        options: ["out", "from", "version"], positionals: ["publish"],
+        options: ["out", "from", "version"], shortNames: ["o": "out"], positionals: ["publish"],
         usage: """
             usage: sleepanalysis models publish --out DIR [--from DIR] [--version V]
 
-              --out DIR     the store folder to write (manifest.json and <name>-<version>.<ext> files)
-              --from DIR    where the model files are (default: the models bundled with the library)
-              --version V   the version in the manifest and file names (default: the library version)
+              -o, --out DIR     the store folder to write (manifest.json and <name>-<version>.<ext> files)
+                  --from DIR    where the model files are (default: the models bundled with the library)
+                  --version V   the version in the manifest and file names (default: the library version)
 
             """)
 

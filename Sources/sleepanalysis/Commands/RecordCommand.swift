@@ -9,20 +9,25 @@ import SleepAnalysis
 enum RecordCommand: Command {
     static let name = "record"
     static let summary = "analyse live from an ALSA microphone"
+    /// What it accepts: its specification.
+    static var syntax: CommandSyntax { .options(specification) }
     static let specification = ArgumentSpecification(
         options: ["device", "duration", "out", "format", "store", CommandLineLicence.option, "storage"],
-        flags: [],
+        flags: ["list-devices"],
+        shortNames: ["d": "device", "o": "out", "f": "format", "s": "store"],
         positionals: [],
         usage: """
             usage: sleepanalysis record [--device NAME] [--duration D] [--out FILE] [--format json|csv|text]
+                   sleepanalysis record --list-devices
 
-              --device NAME            ALSA device (default: default)
-              --duration D             stop after D: seconds, or with a unit (90s, 45m, 8h); default: until Ctrl-C
-              --out FILE               also write the analysed audio (16 kHz mono) to FILE (.wav or .flac)
-              --format json|csv|text   output format of the final result (default text)
-              --store DIR              also save the result in the session store at DIR
-              --api-key KEY            licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation licence)
-              --storage DIR            SDK state directory (default: the XDG directories)
+              -d, --device NAME            ALSA device (default: default; see --list-devices)
+                  --list-devices           list the capture devices (the names --device takes) and exit
+                  --duration D             stop after D: seconds, or with a unit (90s, 45m, 8h); default: until Ctrl-C
+              -o, --out FILE               also write the analysed audio (16 kHz mono) to FILE (.wav or .flac)
+              -f, --format json|csv|text   output format of the final result (default text)
+              -s, --store DIR              also save the result in the session store at DIR
+                  --api-key KEY            licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation licence)
+                  --storage DIR            SDK state directory (default: the XDG directories)
 
             """)
 
@@ -32,6 +37,7 @@ enum RecordCommand: Command {
             print(specification.usage, terminator: "")
             return
         }
+        if parsed.flag("list-devices") { return listDevices() }
         let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
         let duration = try parsed.option("duration").map(parseDuration)
         _ = try await CommandLineLicence.initialize(parsed)
@@ -45,7 +51,7 @@ enum RecordCommand: Command {
         FileHandle.standardError.write(Data("recording from \(parsed.option("device") ?? "default")…\n".utf8))
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await source.waitUntilFinished() }
-            group.addTask { await interrupt.wait() }
+            group.addTask { _ = await interrupt.wait() }
             await group.next()
             group.cancelAll()
         }
@@ -69,6 +75,16 @@ enum RecordCommand: Command {
         await SleepCycleSdk.deinitialize()
         if let failure = storing?.failure { throw failure }
         if let error { throw CommandLineError(kind: .failure, message: "capture ended: \(error)") }
+    }
+
+    /// Prints one line per ALSA capture device (the name for `--device`, then what it is), or says there is none.
+    private static func listDevices() {
+        let devices = AudioCaptureDevice.all()
+        guard !devices.isEmpty else { return print("no capture devices (no sound card with a microphone input)") }
+        let width = devices.map(\.name.count).max() ?? 0
+        for device in devices {
+            print(device.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + device.description)
+        }
     }
 
     /// `90`, `90s`, `45m`, `8h` → seconds.
@@ -138,29 +154,4 @@ final class AudioRecorder: AudioEventListener, @unchecked Sendable {
     }
 
     func close() throws { try file.close() }
-}
-
-/// Completes when the process receives SIGINT or SIGTERM.
-final class InterruptSignal: @unchecked Sendable {
-    // `sources` is written once in `init` and only kept alive afterwards.
-    private let sources: [any DispatchSourceSignal]
-    private let signalled = AsyncStream<Void>.makeStream()
-
-    init() {
-        var made: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            let continuation = signalled.continuation
-            source.setEventHandler { continuation.yield() }
-            source.resume()
-            made.append(source)
-        }
-        sources = made
-    }
-
-    /// Waits for the signal (or cancellation).
-    func wait() async {
-        for await _ in signalled.stream { return }
-    }
 }

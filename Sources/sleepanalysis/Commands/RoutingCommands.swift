@@ -9,14 +9,28 @@ enum EvaluateCommandEntry: Command {
                sleepanalysis evaluate staging --dataset walch --root DIR [--format json|text]
                sleepanalysis evaluate stereo --scenes DIR [--preset NAME] [--format json|text]
 
+        The options of one evaluation: sleepanalysis help evaluate events (or evaluate events --help).
+
         """
+
+    /// What it accepts: the evaluations and their specifications.
+    static var syntax: CommandSyntax {
+        .subcommands(
+            usage: usage,
+            [
+                .init(name: "events", specification: EvaluateEventsCommand.specification),
+                .init(name: "staging", specification: EvaluateStagingCommand.specification),
+                .init(name: "stereo", specification: EvaluateStereoCommand.specification),
+            ])
+    }
 
     static func run(_ arguments: [String]) async throws {
         switch arguments.first {
         case "events": try EvaluateEventsCommand.run(Array(arguments.dropFirst()))
         case "staging": try EvaluateStagingCommand.run(Array(arguments.dropFirst()))
         case "stereo": try await EvaluateStereoCommand.run(Array(arguments.dropFirst()))
-        default: throw CommandLineError.usage("unknown evaluation '\(arguments.first ?? "")'", usage: usage)
+        case nil: throw CommandLineError.usage("missing evaluation: events, staging or stereo")
+        case let other?: throw CommandLineError.usage("unknown evaluation '\(other)'")
         }
     }
 }
@@ -29,13 +43,26 @@ enum FeaturesCommandEntry: Command {
         usage: sleepanalysis features events --list FILES.txt --out DIR
                sleepanalysis features staging --dataset walch --root DIR --out CSV
 
+        The options of one export: sleepanalysis help features events (or features events --help).
+
         """
+
+    /// What it accepts: the exports and their specifications.
+    static var syntax: CommandSyntax {
+        .subcommands(
+            usage: usage,
+            [
+                .init(name: "events", specification: FeaturesEventsCommand.specification),
+                .init(name: "staging", specification: FeaturesStagingCommand.specification),
+            ])
+    }
 
     static func run(_ arguments: [String]) async throws {
         switch arguments.first {
         case "events": try FeaturesEventsCommand.run(Array(arguments.dropFirst()))
         case "staging": try FeaturesStagingCommand.run(Array(arguments.dropFirst()))
-        default: throw CommandLineError.usage("unknown export '\(arguments.first ?? "")'", usage: usage)
+        case nil: throw CommandLineError.usage("missing export: events or staging")
+        case let other?: throw CommandLineError.usage("unknown export '\(other)'")
         }
     }
 }

@@ -10,15 +10,18 @@ import SleepAnalysis
 enum SplCommand: Command {
     static let name = "spl"
     static let summary = "A-weighted sound level of an audio file (per frame, Leq, min, max)"
+    /// What it accepts: its specification.
+    static var syntax: CommandSyntax { .options(specification) }
     static let specification = ArgumentSpecification(
         options: ["calibration-offset", "format"],
+        shortNames: ["f": "format"],
         positionals: ["FILE"],
         usage: """
             usage: sleepanalysis spl FILE [--calibration-offset DB] [--format json|text]
 
-              FILE                      audio file (WAV, FLAC, OGG…; mono or stereo; any sample rate)
-              --calibration-offset DB   dB SPL = dBFS + DB (default 120: a -26 dBFS/94 dB SPL MEMS microphone)
-              --format json|text        output format (default text)
+                  FILE                      audio file (WAV, FLAC, OGG…; mono or stereo; any sample rate)
+                  --calibration-offset DB   dB SPL = dBFS + DB (default 120: a -26 dBFS/94 dB SPL MEMS microphone)
+              -f, --format json|text        output format (default text)
 
             """)
 

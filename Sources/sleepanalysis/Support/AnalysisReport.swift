@@ -61,34 +61,6 @@ enum Timestamps {
     }
 }
 
-/// The CSV form of a result: the epochs, a blank line, then the events.
-enum AnalysisCSV {
-    /// Epochs (`epoch,start,end,stage,awake,light,deep,rem`) and events (`type,start,end,probability,source`).
-    static func render(_ result: AnalysisResult, channel: String? = nil) -> String {
-        let prefix = channel.map { "\($0)," } ?? ""
-        let prefixHeader = channel == nil ? "" : "channel,"
-        var lines = ["\(prefixHeader)epoch,start,end,stage,awake,light,deep,rem"]
-        let epochs = result.sleepStagePredictions.isEmpty ? [] : result.sleepStagePredictions
-        for (index, epoch) in epochs.enumerated() {
-            let p = epoch.probabilities
-            lines.append(
-                prefix
-                    + "\(index),\(Timestamps.iso8601(epoch.interval.start)),\(Timestamps.iso8601(epoch.interval.end)),"
-                    + "\(epoch.stage.rawValue),"
-                    + [p.awake, p.light, p.deep, p.rem].map { String(format: "%.4f", $0) }.joined(separator: ","))
-        }
-        lines.append("")
-        lines.append("\(prefixHeader)type,start,end,probability,source")
-        for event in result.events {
-            lines.append(
-                prefix + "\(event.type.rawValue),\(Timestamps.iso8601(event.interval.start)),"
-                    + "\(Timestamps.iso8601(event.interval.end)),\(String(format: "%.3f", event.probability)),"
-                    + event.source.rawValue)
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-}
-
 /// The human-readable summary of a result.
 enum AnalysisText {
     /// A few lines: times, statistics, stages, events, breathing, audio health, score, the input's warnings.
@@ -117,7 +89,12 @@ enum AnalysisText {
             out.append("Sleep staging     not run (the licence has no sleepStaging feature, or no epoch was complete)")
         }
         if let basis = result.stagingBasis { out.append("Staged from       \(basis.summary)") }
-        if !result.sleepStageIntervals.isEmpty { out.append("Hypnogram         " + hypnogramLine(result)) }
+        if !result.sleepStageIntervals.isEmpty {
+            let minutes = hypnogramSpanInMinutes(result)
+            out.append("Hypnogram         " + hypnogramLine(result, minutes: minutes))
+            out.append(
+                "                  one character per \(minutes) min: W awake, R REM, - light, _ deep, blank unstaged")
+        }
         var counts: [EventType: Int] = [:]
         for event in result.events { counts[event.type, default: 0] += 1 }
         let eventText = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
@@ -157,15 +134,27 @@ enum AnalysisText {
         return out.joined(separator: "\n") + "\n"
     }
 
-    /// One character per 10 minutes: `W` awake, `R` REM, `-` light, `_` deep.
-    private static func hypnogramLine(_ result: AnalysisResult) -> String {
+    /// The spans a hypnogram character may stand for, in minutes.
+    static let hypnogramSpans = [1, 2, 5, 10, 15, 30, 60]
+    /// The most characters the hypnogram line has.
+    static let hypnogramWidth = 96
+
+    /// The shortest span that fits the night in `hypnogramWidth` characters.
+    static func hypnogramSpanInMinutes(_ result: AnalysisResult) -> Int {
+        let night = result.endTime.timeIntervalSince(result.startTime)
+        return hypnogramSpans.first { Double($0 * 60 * hypnogramWidth) >= night } ?? 120
+    }
+
+    /// One character per `minutes` (the stage at the start of each span): `W` awake, `R` REM, `-` light, `_` deep,
+    /// a blank where no stage was given.
+    private static func hypnogramLine(_ result: AnalysisResult, minutes: Int) -> String {
         let symbols: [SleepStage: Character] = [.awake: "W", .rem: "R", .light: "-", .deep: "_"]
         var line = ""
         var time = result.startTime
-        while time < result.endTime, line.count < 120 {
+        while time < result.endTime, line.count < hypnogramWidth {
             let stage = result.sleepStageIntervals.first { $0.interval.contains(time) }?.stage
             line.append(stage.flatMap { symbols[$0] } ?? " ")
-            time = time.addingTimeInterval(600)
+            time = time.addingTimeInterval(Double(minutes * 60))
         }
         return line
     }

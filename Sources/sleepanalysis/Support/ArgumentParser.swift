@@ -1,20 +1,5 @@
 import Foundation
 
-/// What a command accepts: options that take a value (`--name value` or `--name=value`), flags (`--name`) and
-/// positional arguments.
-struct ArgumentSpecification: Sendable {
-    /// Option names (without `--`) that take a value.
-    var options: Set<String> = []
-    /// Flag names (without `--`).
-    var flags: Set<String> = []
-    /// Names of the required positional arguments, in order (for messages).
-    var positionals: [String] = []
-    /// Whether more positionals than `positionals` may follow.
-    var allowsExtraPositionals = false
-    /// The usage text shown with errors and for `--help`.
-    var usage: String
-}
-
 /// A parsed command line.
 struct ParsedArguments: Sendable {
     /// Positional arguments in order.
@@ -68,7 +53,8 @@ struct ParsedArguments: Sendable {
 enum ArgumentParser {
     /// Parses `arguments` (without the program and command names) against `specification`.
     ///
-    /// `--` ends option parsing; `-h`/`--help` is reported as the flag `help` and skips the positional check.
+    /// `--` ends option parsing; `-h`/`--help` is reported as the flag `help` and skips the positional check; a
+    /// short name (`-f`) stands for the long name `specification.shortNames` gives it.
     /// - Throws: a usage `CommandLineError` for unknown options, a missing option value or missing or extra
     ///   positionals.
     static func parse(_ arguments: [String], _ specification: ArgumentSpecification) throws -> ParsedArguments {
@@ -88,10 +74,14 @@ enum ArgumentParser {
                 parsed.flags.insert("help")
                 continue
             }
-            guard argument.hasPrefix("--") else {
+            var name: String
+            if argument.hasPrefix("--") {
+                name = String(argument.dropFirst(2))
+            } else if argument.count == 2, let long = specification.shortNames[argument.last ?? "-"] {
+                name = long
+            } else {
                 throw CommandLineError.usage("unknown option \(argument)", usage: specification.usage)
             }
-            var name = String(argument.dropFirst(2))
             var inlineValue: String?
             if let equals = name.firstIndex(of: "=") {
                 inlineValue = String(name[name.index(after: equals)...])

@@ -4,7 +4,7 @@ import SleepAnalysis
 /// A failure that ends a command: what to print and which exit status to return.
 struct CommandLineError: Error, CustomStringConvertible {
     /// The kinds of failure, each with its exit status (BSD `sysexits.h`).
-    enum Kind: Sendable {
+    enum Kind: Sendable, Equatable {
         /// The command line is wrong (unknown option, missing value or argument): exit 64.
         case usage
         /// The input data is wrong (unreadable file, malformed content): exit 65.
@@ -14,6 +14,9 @@ struct CommandLineError: Error, CustomStringConvertible {
         case cannotStore
         /// Anything else: exit 1.
         case failure
+        /// Stopped by a signal (SIGINT: Ctrl-C) after printing what was done: exit 128 + the signal's number, as
+        /// shells report a process the signal ended.
+        case interrupted(signal: Int32)
     }
 
     /// The kind of failure.
@@ -30,6 +33,7 @@ struct CommandLineError: Error, CustomStringConvertible {
         case .badData: 65
         case .cannotStore: 73
         case .failure: 1
+        case .interrupted(let signal): 128 + signal
         }
     }
 

@@ -3,7 +3,8 @@ import SleepAnalysis
 
 /// Dispatches `sleepanalysis <command> …` and turns errors into messages on standard error and exit statuses.
 enum CommandRunner {
-    /// Runs the command named by the first argument.
+    /// Runs the command named by the first argument, or one of the built-ins (`help`, `completion`, `--help`,
+    /// `--version`).
     ///
     /// - Parameters:
     ///   - arguments: the process arguments without the program name.
@@ -11,26 +12,29 @@ enum CommandRunner {
     /// - Returns: the exit status: 0 on success, 64 usage, 65 bad input (data files, licence keys), 73 a result
     ///   that could not be stored, 1 other failures.
     static func run(_ arguments: [String], commands: [any Command.Type]) async -> Int32 {
-        let overview = usage(commands)
+        let table = CommandTable(commands: commands)
         guard let name = arguments.first else {
-            printError(overview)
+            printError(table.overview)
             return 64
         }
-        if name == "-h" || name == "--help" || name == "help" {
-            print(overview, terminator: "")
-            return 0
-        }
-        guard let command = commands.first(where: { $0.name == name }) else {
-            printError("sleepanalysis: unknown command '\(name)'\n\n" + overview)
-            return 64
-        }
+        let rest = Array(arguments.dropFirst())
         do {
-            try await command.run(Array(arguments.dropFirst()))
+            if try BuiltInCommands.run(name, rest, table: table) { return 0 }
+            guard let command = commands.first(where: { $0.name == name }) else {
+                throw CommandLineError.usage("unknown command '\(name)'")
+            }
+            if case .subcommands(let usage, _) = command.syntax, rest.first == "-h" || rest.first == "--help" {
+                print(usage, terminator: "")
+                return 0
+            }
+            try await command.run(rest)
             return 0
         } catch let error as CommandLineError {
-            var text = "sleepanalysis \(name): \(error.message)\n"
-            if error.kind == .usage, let usage = error.usage { text += "\n" + usage }
-            printError(text)
+            if error.kind == .usage {
+                printError(usageError(error.message, helpPath: table.helpPath(arguments)))
+            } else {
+                printError("sleepanalysis \(name): \(error.message)\n")
+            }
             return error.exitCode
         } catch let error as SleepCycleSdkError {
             printError("sleepanalysis \(name): \(error.description)\n")
@@ -41,13 +45,14 @@ enum CommandRunner {
         }
     }
 
-    /// The list of commands.
-    static func usage(_ commands: [any Command.Type]) -> String {
-        let width = commands.map { command in command.name.count }.max() ?? 0
-        let lines = commands.map { command in
-            "  " + command.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary
-        }
-        return "usage: sleepanalysis <command> [options]\n\ncommands:\n" + lines.joined(separator: "\n") + "\n"
+    /// A usage error as swift-argument-parser tools print it: one line, then where to read the help.
+    ///
+    /// - Parameters:
+    ///   - message: What is wrong with the command line.
+    ///   - helpPath: The command words whose help applies (`analyze`, `evaluate events`; empty for the tool).
+    /// - Returns: `Error: message` and `Help: sleepanalysis PATH --help`, each on its own line.
+    static func usageError(_ message: String, helpPath: [String]) -> String {
+        "Error: \(message)\nHelp: " + (["sleepanalysis"] + helpPath + ["--help"]).joined(separator: " ") + "\n"
     }
 
     /// Writes text to standard error.

@@ -75,7 +75,7 @@ final class SplCommandTests: XCTestCase {
         XCTAssertTrue(missing.error.contains("no such file"), missing.error)
         let usage = try run(["spl"])
         XCTAssertEqual(usage.status, 64)
-        XCTAssertTrue(usage.error.contains("usage: sleepanalysis spl"), usage.error)
+        XCTAssertTrue(usage.error.hasSuffix("Help: sleepanalysis spl --help\n"), usage.error)
         let badOffset = try run(["spl", "x.wav", "--calibration-offset", "loud"])
         XCTAssertEqual(badOffset.status, 64)
         let absurdOffset = try run(["spl", "x.wav", "--calibration-offset", "1e300"])

@@ -27,7 +27,8 @@ struct ToolOutput {
 }
 
 /// Runs the command-line tool (or another executable product, `tool`) to completion (bounded by `timeout`),
-/// capturing its output.
+/// capturing its output. Without `XDG_DATA_HOME` in `environment`, the tool's default data folder (the session
+/// store) is a temporary folder.
 func runCommandLineTool(
     _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 20,
     tool: String = "sleepanalysis"
@@ -35,10 +36,13 @@ func runCommandLineTool(
     let process = Process()
     process.executableURL = try builtCommandLineTool(named: tool)
     process.arguments = arguments
-    if let environment { process.environment = environment }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sa-tool-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
+    // `analyze` saves in the default session store: unless the test chose one, that is a folder of this run.
+    var chosen = environment ?? ProcessInfo.processInfo.environment
+    if chosen["XDG_DATA_HOME"] == nil { chosen["XDG_DATA_HOME"] = directory.appendingPathComponent("data").path }
+    process.environment = chosen
     let outURL = directory.appendingPathComponent("out")
     let errURL = directory.appendingPathComponent("err")
     _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)

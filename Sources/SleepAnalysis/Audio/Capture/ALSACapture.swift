@@ -45,6 +45,8 @@ final class ALSACapture {
     init(device: ALSADevice, channelCount requestedChannels: Int?, alsa: ALSAFunctions) throws(ALSAError) {
         self.alsa = alsa
         deviceName = device.name
+        alsa.keepLibraryMessages()
+        _ = alsa.takeLibraryMessage()
         var opened: OpaquePointer?
         var loadedConfiguration: OpaquePointer?
         switch device {
@@ -236,7 +238,10 @@ final class ALSACapture {
         throws(ALSAError) -> Int32
     {
         guard code < 0 else { return code }
-        throw ALSAError(operation: operation, device: device, code: code, message: alsa.errorDescription(code))
+        // libasound's own explanation (kept off standard error) says more than the errno: "Unknown PCM default".
+        let detail = alsa.takeLibraryMessage().map { " (ALSA: \($0))" } ?? ""
+        throw ALSAError(
+            operation: operation, device: device, code: code, message: alsa.errorDescription(code) + detail)
     }
 
     private static func failure(_ operation: String, _ device: String, _ reason: String) -> ALSAError {

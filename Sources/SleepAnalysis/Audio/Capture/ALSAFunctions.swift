@@ -1,4 +1,5 @@
 import CALSA
+import CALSAMessages
 import Foundation
 
 /// Every ALSA call the live source makes, as replaceable function references (in the manner of swift-system's
@@ -64,6 +65,10 @@ struct ALSAFunctions: Sendable {
 
     // Messages.
     var errorDescription: @Sendable (_ code: Int32) -> String
+    /// Keeps libasound's own messages (`ALSA lib …`) off standard error, for `takeLibraryMessage`.
+    var keepLibraryMessages: @Sendable () -> Void
+    /// libasound's last own message since the previous call (such as `Unknown PCM default`), or nil.
+    var takeLibraryMessage: @Sendable () -> String?
 
     /// The real thing: libasound.
     static let system = ALSAFunctions(
@@ -117,6 +122,13 @@ struct ALSAFunctions: Sendable {
         readInterleaved: { snd_pcm_readi($0, $1, $2) },
         recover: { snd_pcm_recover($0, $1, 1) },
         state: { snd_pcm_state($0) },
-        errorDescription: { String(cString: snd_strerror($0)) }
+        errorDescription: { String(cString: snd_strerror($0)) },
+        keepLibraryMessages: { sa_alsa_keep_library_messages() },
+        takeLibraryMessage: {
+            var buffer = [CChar](repeating: 0, count: 512)
+            let length = sa_alsa_take_library_message(&buffer, buffer.count)
+            guard length > 0 else { return nil }
+            return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
     )
 }

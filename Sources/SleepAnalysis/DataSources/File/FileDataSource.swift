@@ -37,8 +37,10 @@ public final class FileDataSource: DataSource {
     public let activityCountsURL: URL?
     /// How fast the files are replayed.
     public let pace: ReplayPace
-    /// The accelerometer unit the caller states, or nil to take the file's word (default g).
+    /// The accelerometer unit the caller states, or nil to take the file's word (else detect it).
     public let accelerometerUnit: AccelerationUnit?
+    /// The time zone of sensor timestamps written without one (`2026-12-01 23:00:00`), or nil to reject them.
+    public let sensorTimeZone: TimeZone?
 
     private let lifecycle = SourceLifecycle()
     private let pacingClock: any MonotonicClock
@@ -65,14 +67,17 @@ public final class FileDataSource: DataSource {
     ///   - pace: How fast to replay; timestamps are the same at every pace.
     ///   - accelerometerUnit: The accelerometer file's unit when the file does not say; a file that says
     ///     otherwise is rejected at start.
+    ///   - sensorTimeZone: The time zone of CSV timestamps written without one (local times), or nil to reject
+    ///     them.
     public convenience init(
         audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil,
         startTime: Date? = nil, pace: ReplayPace = .asFastAsPossible,
-        accelerometerUnit: AccelerationUnit? = nil
+        accelerometerUnit: AccelerationUnit? = nil, sensorTimeZone: TimeZone? = nil
     ) {
         self.init(
             audio: audio, accelerometer: accelerometer, heartRate: heartRate, activityCounts: activityCounts,
-            startTime: startTime, pace: pace, accelerometerUnit: accelerometerUnit, pacingClock: SystemMonotonicClock())
+            startTime: startTime, pace: pace, accelerometerUnit: accelerometerUnit, sensorTimeZone: sensorTimeZone,
+            pacingClock: SystemMonotonicClock())
     }
 
     /// Creates a replay of the given files whose pace is kept on `pacingClock`; nothing is opened until
@@ -86,11 +91,12 @@ public final class FileDataSource: DataSource {
     ///   - startTime: When the recording began; nil means now.
     ///   - pace: How fast to replay.
     ///   - accelerometerUnit: The accelerometer file's unit when the file does not say.
+    ///   - sensorTimeZone: The time zone of CSV timestamps written without one, or nil to reject them.
     ///   - pacingClock: The monotonic clock a paced replay waits on (tests pass a manual one).
     package init(
         audio: URL?, accelerometer: URL?, heartRate: URL? = nil, activityCounts: URL? = nil,
         startTime: Date? = nil, pace: ReplayPace = .asFastAsPossible,
-        accelerometerUnit: AccelerationUnit? = nil, pacingClock: any MonotonicClock
+        accelerometerUnit: AccelerationUnit? = nil, sensorTimeZone: TimeZone? = nil, pacingClock: any MonotonicClock
     ) {
         self.pacingClock = pacingClock
         self.audioURL = audio
@@ -100,6 +106,7 @@ public final class FileDataSource: DataSource {
         self.startTime = startTime ?? Date()
         self.pace = pace
         self.accelerometerUnit = accelerometerUnit
+        self.sensorTimeZone = sensorTimeZone
         let probe = audio.flatMap { try? AudioFileReader(url: $0) }
         self.channelCount = probe?.channelCount ?? 0
         self.audioDuration = probe.map { Double($0.frameCount) / $0.sampleRate }
@@ -126,7 +133,7 @@ public final class FileDataSource: DataSource {
             do {
                 sensors = try SensorFileStreams(
                     accelerometer: accelerometerURL, heartRate: heartRateURL, activityCounts: activityCountsURL,
-                    startTime: startTime, accelerometerUnit: accelerometerUnit)
+                    startTime: startTime, accelerometerUnit: accelerometerUnit, localZone: sensorTimeZone)
             } catch {
                 throw error.sdkError
             }

@@ -21,16 +21,16 @@ final class SensorFileStreams {
     /// - Throws: `CSVError` when a file is missing, unreadable, or its header or first row is bad.
     init(
         accelerometer: URL?, heartRate: URL?, activityCounts: URL?, startTime: Date,
-        accelerometerUnit: AccelerationUnit?
+        accelerometerUnit: AccelerationUnit?, localZone: TimeZone? = nil
     ) throws(CSVError) {
         self.accelerometer = try accelerometer.map { url throws(CSVError) in
-            try AccelerometerCSVReader(url: url, startTime: startTime, unit: accelerometerUnit)
+            try AccelerometerCSVReader(url: url, startTime: startTime, unit: accelerometerUnit, localZone: localZone)
         }
         self.heartRate = try heartRate.map { url throws(CSVError) in
-            try HeartRateCSVReader(url: url, startTime: startTime)
+            try HeartRateCSVReader(url: url, startTime: startTime, localZone: localZone)
         }
         self.activityCounts = try activityCounts.map { url throws(CSVError) in
-            try ActivityCountCSVReader(url: url, startTime: startTime)
+            try ActivityCountCSVReader(url: url, startTime: startTime, localZone: localZone)
         }
         nextAccelerometer = try self.accelerometer?.next()
         nextHeartRate = try self.heartRate?.next()

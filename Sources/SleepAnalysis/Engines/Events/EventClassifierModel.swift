@@ -129,10 +129,7 @@ public final class EventClassifierModel: Sendable {
     /// - Throws: `SleepCycleSdkError.modelUnavailable` when the build has no bundled model,
     ///   `.modelIntegrityCheckFailed` when it is corrupt.
     public static func bundled() throws -> EventClassifierModel {
-        guard let url = Bundle.module.url(forResource: "events", withExtension: "bin", subdirectory: "Models") else {
-            throw SleepCycleSdkError.modelUnavailable("events")
-        }
-        return try load(from: url)
+        try load(from: try BundledResources.model("events.bin"))
     }
 
     /// Parses a model file's bytes.

@@ -50,9 +50,7 @@ public struct StagingModel: Sendable {
     /// - Returns: the model.
     /// - Throws: `SleepCycleSdkError.modelUnavailable` when the build carries no staging model.
     public static func bundled() throws -> StagingModel {
-        guard let url = Bundle.module.url(forResource: bundledName, withExtension: "json", subdirectory: "Models")
-        else { throw SleepCycleSdkError.modelUnavailable(bundledName) }
-        return try load(from: url)
+        try load(from: try BundledResources.model(bundledName + ".json"))
     }
 
     init(file: StagingModelFile) throws {

@@ -2,12 +2,15 @@ import Foundation
 
 /// Reads an accelerometer CSV file, `timestamp,x,y,z`, one reading at a time, converted to g.
 ///
-/// The unit is g unless stated: by a comment before the data (`# units: m/s^2`), by the header's column names
-/// (`x_ms2,y_ms2,z_ms2` or `x_g,…`), or by the caller. Statements that disagree are an error, so a file is
-/// never read in the wrong unit.
+/// The unit is stated by a comment before the data (`# units: m/s^2`), by the header's column names
+/// (`x_ms2,y_ms2,z_ms2` or `x_g,…`), or by the caller; statements that disagree are an error, so a file is never
+/// read in the wrong unit. Without a statement it is detected from the readings' median magnitude
+/// (`AccelerometerUnitReport`).
 package final class AccelerometerCSVReader {
+    /// The unit the file's values are in, and how it was decided.
+    let unitReport: AccelerometerUnitReport
     /// The unit the file's values are in.
-    package let unit: AccelerationUnit
+    package var unit: AccelerationUnit { unitReport.unit }
 
     private let rows: SensorCSVReader
 
@@ -16,11 +19,20 @@ package final class AccelerometerCSVReader {
     /// - Parameters:
     ///   - url: The CSV file.
     ///   - startTime: What relative timestamps count from.
-    ///   - unit: The unit the caller says the file is in, or nil to take the file's word (default g).
+    ///   - unit: The unit the caller says the file is in, or nil to take the file's word (else detect it).
+    ///   - localZone: The zone of timestamps written without one (nil: they are errors).
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header, first row or units statement.
-    package init(url: URL, startTime: Date, unit: AccelerationUnit? = nil) throws(CSVError) {
-        rows = try SensorCSVReader(url: url, defaultColumns: ["timestamp", "x", "y", "z"], startTime: startTime)
-        self.unit = try Self.resolveUnit(of: rows, callerUnit: unit)
+    package init(
+        url: URL, startTime: Date, unit: AccelerationUnit? = nil, localZone: TimeZone? = nil
+    ) throws(CSVError) {
+        let columns = ["timestamp", "x", "y", "z"]
+        rows = try SensorCSVReader(url: url, defaultColumns: columns, startTime: startTime, localZone: localZone)
+        if let stated = try Self.statedUnit(of: rows, callerUnit: unit) {
+            unitReport = stated
+        } else {
+            unitReport = AccelerometerUnitReport.detect(
+                try SensorCSVReader(url: url, defaultColumns: columns, startTime: startTime, localZone: localZone))
+        }
     }
 
     /// Returns the next reading in g, or nil at the end of the file.
@@ -33,9 +45,10 @@ package final class AccelerometerCSVReader {
             timestamp: row.timestamp, x: row.values[0] * scale, y: row.values[1] * scale, z: row.values[2] * scale)
     }
 
-    private static func resolveUnit(
+    /// The unit the file's comments and columns and the caller state (nil when none does).
+    private static func statedUnit(
         of rows: SensorCSVReader, callerUnit: AccelerationUnit?
-    ) throws(CSVError) -> AccelerationUnit {
+    ) throws(CSVError) -> AccelerometerUnitReport? {
         var statements: [(unit: AccelerationUnit, line: Int, origin: String)] = []
         for comment in rows.preambleComments {
             guard let colon = comment.text.firstIndex(of: ":") else { continue }
@@ -56,11 +69,11 @@ package final class AccelerometerCSVReader {
         }
         if let callerUnit { statements.append((callerUnit, 0, "caller")) }
 
-        guard let first = statements.first else { return .g }
+        guard let first = statements.first else { return nil }
         for statement in statements.dropFirst() where statement.unit != first.unit {
             let why = "\(first.origin) says \(first.unit.rawValue), \(statement.origin) says \(statement.unit.rawValue)"
             throw CSVError(path: rows.path, line: max(statement.line, first.line), reason: .conflictingUnits(why))
         }
-        return first.unit
+        return AccelerometerUnitReport(unit: first.unit, source: .stated(first.origin))
     }
 }

@@ -8,8 +8,9 @@ package final class ActivityCountCSVReader {
     /// Opens `url` and reads its header and first row.
     ///
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header or first row.
-    package init(url: URL, startTime: Date) throws(CSVError) {
-        rows = try SensorCSVReader(url: url, defaultColumns: ["timestamp", "activity_count"], startTime: startTime)
+    package init(url: URL, startTime: Date, localZone: TimeZone? = nil) throws(CSVError) {
+        rows = try SensorCSVReader(
+            url: url, defaultColumns: ["timestamp", "activity_count"], startTime: startTime, localZone: localZone)
     }
 
     /// Returns the next epoch, or nil at the end of the file.

@@ -66,7 +66,8 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
         case .valueOutOfRange(let column, let value):
             return "\(value) is out of range for column '\(column)'"
         case .unparsableTimestamp(let text):
-            return "'\(text)' is not a timestamp (seconds, or ISO 8601 with a zone such as 2024-01-31T23:00:00Z)"
+            return "'\(text)' is not a timestamp (seconds, or ISO 8601 with a zone such as 2024-01-31T23:00:00Z; "
+                + "local times need the file's time zone: --timezone on the command line)"
         case .timestampOutOfRange(let timestamp, let start):
             let days = timestamp.timeIntervalSince(start) / 86_400
             let side = days < 0 ? "before" : "after"

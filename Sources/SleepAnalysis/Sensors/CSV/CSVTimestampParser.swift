@@ -6,7 +6,8 @@ import Foundation
 /// - seconds relative to the source's start time (`12.5`), when the value is at most 1e9;
 /// - seconds since the Unix epoch (`1706742000.25`), when the value is above 1e9 (after 2001-09-09);
 /// - ISO 8601 with a zone designator (`ISO8601Syntax.timestamp`): `2024-01-31T23:00:00Z`,
-///   `2024-01-31 23:00:00.250+01:00`, `…+0100`, years 1970...9999. A date without a zone is rejected: it would
+///   `2024-01-31 23:00:00.250+01:00`, `…+0100`, years 1970...9999. A date without a zone is a local time in the
+///   zone the caller gives (`localZone`, the command line's `--timezone`), and rejected without one: it would
 ///   silently depend on the machine's time zone.
 enum CSVTimestampParser {
     /// Values above this many seconds are Unix epoch times; at or below, offsets from the start time.
@@ -22,20 +23,26 @@ enum CSVTimestampParser {
         case unparsable
     }
 
-    /// Parses `text` (already trimmed); relative seconds count from `startTime`.
-    static func parse(_ text: Substring, startTime: Date) -> Outcome {
+    /// Parses `text` (already trimmed); relative seconds count from `startTime`; zoneless dates are local times in
+    /// `localZone` (rejected when it is nil).
+    static func parse(_ text: Substring, startTime: Date, localZone: TimeZone? = nil) -> Outcome {
         var copy = String(text)
-        return copy.withUTF8 { parse($0, startTime: startTime) }
+        return copy.withUTF8 { parse($0, startTime: startTime, localZone: localZone) }
     }
 
-    /// Parses the field's bytes (already trimmed); relative seconds count from `startTime`.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, startTime: Date) -> Outcome {
+    /// Parses the field's bytes (already trimmed); relative seconds count from `startTime`; zoneless dates are
+    /// local times in `localZone` (rejected when it is nil).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, startTime: Date, localZone: TimeZone? = nil) -> Outcome {
         if let seconds = CSVNumberParser.parse(bytes) {
             guard seconds.isFinite else { return .nonFinite }
             if seconds > absoluteThreshold { return .date(Date(timeIntervalSince1970: seconds)) }
             return .date(startTime.addingTimeInterval(seconds))
         }
-        if let date = ISO8601DateTimeParser.timestamp(bytes) { return .date(date) }
+        let date =
+            if let localZone { ISO8601DateTimeParser.timestamp(bytes, localZone: localZone) } else {
+                ISO8601DateTimeParser.timestamp(bytes)
+            }
+        if let date { return .date(date) }
         return .unparsable
     }
 }

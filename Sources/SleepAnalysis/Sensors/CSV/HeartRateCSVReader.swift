@@ -7,8 +7,9 @@ package final class HeartRateCSVReader {
     /// Opens `url` and reads its header and first row.
     ///
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header or first row.
-    package init(url: URL, startTime: Date) throws(CSVError) {
-        rows = try SensorCSVReader(url: url, defaultColumns: ["timestamp", "bpm"], startTime: startTime)
+    package init(url: URL, startTime: Date, localZone: TimeZone? = nil) throws(CSVError) {
+        rows = try SensorCSVReader(
+            url: url, defaultColumns: ["timestamp", "bpm"], startTime: startTime, localZone: localZone)
     }
 
     /// Returns the next reading, or nil at the end of the file.

@@ -39,6 +39,7 @@ final class SensorCSVReader {
 
     private let lines: CSVLineReader
     private let startTime: Date
+    private let localZone: TimeZone?
     private var pendingRow: Row?
     private var previousTimestamp: Date?
     private var fields: [Range<Int>] = []
@@ -49,12 +50,14 @@ final class SensorCSVReader {
     ///   - url: The CSV file.
     ///   - defaultColumns: The expected column names, timestamp first, then one to four value columns.
     ///   - startTime: What relative timestamps count from.
+    ///   - localZone: The zone of timestamps written without one (nil: they are errors).
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header, a bad first row or no data row.
-    init(url: URL, defaultColumns: [String], startTime: Date) throws(CSVError) {
+    init(url: URL, defaultColumns: [String], startTime: Date, localZone: TimeZone? = nil) throws(CSVError) {
         precondition((2...5).contains(defaultColumns.count), "a timestamp and one to four value columns")
         lines = try CSVLineReader(url: url)
         columnNames = defaultColumns
         self.startTime = startTime
+        self.localZone = localZone
         fields.reserveCapacity(8)
         try readPreamble()
     }
@@ -118,7 +121,9 @@ final class SensorCSVReader {
         }
 
         let timestamp: Date
-        switch CSVTimestampParser.parse(UnsafeBufferPointer(rebasing: bytes[fields[0]]), startTime: startTime) {
+        switch CSVTimestampParser.parse(
+            UnsafeBufferPointer(rebasing: bytes[fields[0]]), startTime: startTime, localZone: localZone)
+        {
         case .date(let date):
             timestamp = date
         case .nonFinite:

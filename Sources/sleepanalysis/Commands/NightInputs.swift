@@ -1,0 +1,81 @@
+import Foundation
+import SleepAnalysis
+
+/// The files of a night to analyse, and what follows from them.
+struct NightInputs {
+    let audio: URL?
+    let accelerometer: URL?
+    let heartRate: URL?
+    let activityCounts: URL?
+    let start: Date
+    /// Seconds of audio (0 without audio).
+    let audioDuration: TimeInterval
+    /// How fast to replay.
+    let pace: ReplayPace
+    /// The zone of sensor timestamps written without one (`--timezone`).
+    let sensorTimeZone: TimeZone?
+
+    init(_ parsed: ParsedArguments) throws {
+        let audioPath = parsed.positionals[0]
+        audio = audioPath == "-" ? nil : URL(fileURLWithPath: audioPath)
+        accelerometer = parsed.option("accelerometer").map { URL(fileURLWithPath: $0) }
+        heartRate = parsed.option("heart-rate").map { URL(fileURLWithPath: $0) }
+        activityCounts = parsed.option("activity-counts").map { URL(fileURLWithPath: $0) }
+        guard audio != nil || accelerometer != nil || heartRate != nil || activityCounts != nil else {
+            throw CommandLineError.usage("give an audio file or at least one sensor file", usage: nil)
+        }
+        sensorTimeZone = try parsed.option("timezone").map { name in
+            guard let zone = TimeZone(identifier: name) else {
+                throw CommandLineError.usage(
+                    "--timezone: '\(name)' is not an IANA time zone (such as Europe/Stockholm)")
+            }
+            return zone
+        }
+        audioDuration = audio.flatMap { FileDataSource(audio: $0, accelerometer: nil).audioDuration } ?? 0
+        switch parsed.option("pace") {
+        case nil: pace = .asFastAsPossible
+        case "realtime": pace = .realTime
+        case let text?:
+            guard let factor = Double(text), factor > 0, factor.isFinite else {
+                throw CommandLineError.usage("--pace takes realtime or a positive speed factor, not '\(text)'")
+            }
+            pace = .speed(factor)
+        }
+        if let text = parsed.option("start") {
+            guard let date = ISO8601DateTimeParser(syntax: .timestamp).date(from: text) else {
+                throw CommandLineError.usage("--start must be an ISO 8601 date and time, not '\(text)'")
+            }
+            start = date
+        } else if let audio,
+            let modified = try? FileManager.default.attributesOfItem(atPath: audio.path)[.modificationDate] as? Date
+        {
+            start = modified.addingTimeInterval(-audioDuration)
+        } else {
+            start = Date()
+        }
+    }
+
+    /// The sensors the session uses.
+    var config: SleepAnalysisConfig {
+        SleepAnalysisConfig(
+            useAudio: audio != nil, useAccelerometer: accelerometer != nil || activityCounts != nil,
+            useHeartRate: heartRate != nil)
+    }
+
+    /// A replay of the files, as fast as possible.
+    func makeSource() -> any DataSource {
+        SleepCycleSdk.createFileDataSource(
+            audio: audio, accelerometer: accelerometer, heartRate: heartRate, activityCounts: activityCounts,
+            startTime: start, pace: pace, sensorTimeZone: sensorTimeZone)
+    }
+
+    /// Says on standard error which unit the accelerometer file is read in and how that was decided.
+    ///
+    /// - Throws: `SleepCycleSdkError.invalidInput` when the file cannot be read.
+    func stateAccelerometerUnit() throws {
+        guard let accelerometer else { return }
+        let report = try AccelerometerUnitReport.of(file: accelerometer, startTime: start, localZone: sensorTimeZone)
+        FileHandle.standardError.write(
+            Data("sleepanalysis analyze: \(accelerometer.lastPathComponent): accelerometer in \(report)\n".utf8))
+    }
+}
