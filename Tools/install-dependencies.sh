@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages SleepAnalysis builds against, when any is missing. Needs root (or sudo).
 set -euo pipefail
-packages=(libfftw3-dev libsndfile1-dev libasound2-dev libsqlite3-dev libsodium-dev libsoxr-dev libcurl4 pkg-config)
+packages=(libfftw3-dev libsndfile1-dev libasound2-dev libsqlite3-dev libsodium-dev libsoxr-dev libpq-dev libcurl4 pkg-config)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
