@@ -20,4 +20,11 @@ public enum NightJobFailure: Sendable, Hashable {
     /// Something that may pass (database, disk, resources): the job is retried after a back-off while it has
     /// attempts left, then fails with this message.
     case transient(String)
+
+    /// The message.
+    public var message: String {
+        switch self {
+        case .input(let message), .transient(let message): message
+        }
+    }
 }
