@@ -19,7 +19,10 @@ bin="$(pg_bin)"
 # As root, the server runs as `nobody`; otherwise as the caller.
 as_server_user() { if [ "$(id -u)" -eq 0 ]; then runuser -u nobody -- "$@"; else "$@"; fi; }
 
-cluster="$(mktemp -d "${TMPDIR:-/tmp}/sleepanalysis-pg.XXXXXX")"
+# The cluster lives in a temporary directory the server user can reach ($TMPDIR may be private to root).
+base="${TMPDIR:-/tmp}"
+if [ "$(id -u)" -eq 0 ] && ! runuser -u nobody -- test -x "$base" 2>/dev/null; then base=/tmp; fi
+cluster="$(mktemp -d "$base/sleepanalysis-pg.XXXXXX")"
 chmod 700 "$cluster"
 [ "$(id -u)" -ne 0 ] || chown nobody "$cluster"
 stop_cluster() {
