@@ -6,8 +6,8 @@ enum NightFailureClassification: Sendable, Hashable {
     case input(String)
     /// It may pass: retry the job later.
     case transient(String)
-    /// The worker is at fault (its licence): give the job back and stop the worker.
-    case worker(String)
+    /// The worker is at fault (its licence): give the job back and stop the worker with this error.
+    case worker(SleepCycleSdkError)
 
     /// Sorts an error from analysing a night.
     ///
@@ -19,7 +19,7 @@ enum NightFailureClassification: Sendable, Hashable {
         }
         switch error {
         case .invalidInput, .dataSourceFailure, .invalidConfiguration: return .input(error.description)
-        case .invalidApiKey, .featureNotEnabled: return .worker(error.description)
+        case .invalidApiKey, .featureNotEnabled: return .worker(error)
         default: return .transient(error.description)
         }
     }
@@ -27,7 +27,8 @@ enum NightFailureClassification: Sendable, Hashable {
     /// The message.
     var message: String {
         switch self {
-        case .input(let message), .transient(let message), .worker(let message): message
+        case .input(let message), .transient(let message): message
+        case .worker(let error): error.description
         }
     }
 

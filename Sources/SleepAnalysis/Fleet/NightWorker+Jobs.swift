@@ -5,7 +5,18 @@ extension NightWorker {
     func process(_ lease: NightLease) async {
         let job = lease.job
         logger.info("job \(job.id): claimed (attempt \(job.attempts) of \(job.submission.maxAttempts))")
-        let run = NightAnalysisRun(lease: lease, configuration: configuration)
+        var checkpoint: NightCheckpoint?
+        if job.attempts > 1 {
+            checkpoint =
+                await persistently("reading the checkpoint of job \(job.id)") {
+                    try await self.queue.checkpoint(jobId: job.id)
+                } ?? nil
+        }
+        if let checkpoint {
+            logger.info(
+                "job \(job.id): resuming after \(checkpoint.epochs) epochs journaled by \(checkpoint.writtenBy)")
+        }
+        let run = NightAnalysisRun(lease: lease, configuration: configuration, checkpoint: checkpoint)
         await control.register(run, job: job.id)
         let outcome = await withTaskGroup(of: NightAnalysisRun.Outcome?.self) { group in
             group.addTask { await run.run() }
@@ -25,9 +36,11 @@ extension NightWorker {
         await finish(lease, outcome)
     }
 
-    /// Renews the lease every `renewalInterval` until cancelled; aborts the run when the lease is lost.
+    /// Renews the lease every `renewalInterval` until cancelled, saving the night's journal as a checkpoint after
+    /// each renewal when it has grown; aborts the run when the lease is lost.
     private func keepLeased(_ lease: NightLease, run: NightAnalysisRun) async {
         var lease = lease
+        var savedEpochs = 0
         while true {
             do {
                 try await Task.sleep(nanoseconds: UInt64(configuration.renewalInterval * 1_000_000_000))
@@ -40,9 +53,32 @@ extension NightWorker {
                     run.abort(.leaseLost)
                     return
                 }
+                savedEpochs = await saveCheckpoint(lease, run: run, after: savedEpochs)
             } catch {
                 logger.warning("job \(lease.job.id): cannot renew the lease (trying again): \(error)")
             }
+        }
+    }
+
+    /// Saves the run's journal when it holds more than `savedEpochs` epochs.
+    ///
+    /// - Returns: The epochs now saved.
+    private func saveCheckpoint(_ lease: NightLease, run: NightAnalysisRun, after savedEpochs: Int) async -> Int {
+        let (storage, name) = (run.storageDirectory, configuration.name)
+        let snapshot = await withCheckedContinuation { continuation in
+            // The copy blocks on SQLite: off the cooperative pool.
+            DispatchQueue.global().async {
+                continuation.resume(returning: try? NightJournalSnapshot.take(storageDirectory: storage, worker: name))
+            }
+        }
+        guard let snapshot, snapshot.epochs > savedEpochs else { return savedEpochs }
+        do {
+            try await queue.saveCheckpoint(lease, snapshot)
+            logger.debug("job \(lease.job.id): checkpoint after \(snapshot.epochs) epochs")
+            return snapshot.epochs
+        } catch {
+            logger.warning("job \(lease.job.id): cannot save a checkpoint: \(error)")
+            return savedEpochs
         }
     }
 
@@ -57,12 +93,13 @@ extension NightWorker {
             if stored == false { logger.warning("job \(id): analysed, but the lease was lost; result discarded") }
             if stored == true { logger.info("job \(id): done") }
         case .failed(let classification):
-            guard let failure = classification.jobFailure else {
-                logger.error("job \(id): this worker cannot analyse nights, stopping: \(classification.message)")
+            if case .worker(let error) = classification {
+                logger.error("job \(id): this worker cannot analyse nights, stopping: \(error.description)")
                 _ = await persistently("releasing job \(id)") { try await self.queue.release(lease) }
-                await control.fail(classification.message)
+                await control.fail(error)
                 return
             }
+            guard let failure = classification.jobFailure else { return }
             let state = await persistently("failing job \(id)") { try await self.queue.fail(lease, failure) }
             switch (failure, state.flatMap { $0 }) {
             case (_, nil): logger.warning("job \(id): failed, but the lease was lost: \(failure.message)")

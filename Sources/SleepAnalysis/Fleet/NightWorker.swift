@@ -49,7 +49,7 @@ public final class NightWorker: Sendable {
         listening.cancel()
         await listening.value
         logger.info("stopped")
-        if let fault = await control.fault { throw SleepCycleSdkError.invalidApiKey(fault) }
+        if let fault = await control.fault { throw fault }
     }
 
     /// Stops the worker: it claims nothing more; running nights are finished (or, after `drainTimeout` or with

@@ -12,7 +12,7 @@ actor NightWorkerControl {
     }
 
     private(set) var stopMode: StopMode?
-    private(set) var fault: String?
+    private(set) var fault: SleepCycleSdkError?
     private var runs: [Int64: NightAnalysisRun] = [:]
     private var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
 
@@ -32,9 +32,9 @@ actor NightWorkerControl {
 
     /// Records a fault that makes the worker unfit (a bad licence) and stops it, releasing its jobs.
     ///
-    /// - Parameter message: What is wrong.
-    func fail(_ message: String) {
-        if fault == nil { fault = message }
+    /// - Parameter error: What is wrong.
+    func fail(_ error: SleepCycleSdkError) {
+        if fault == nil { fault = error }
         stop(.release)
     }
 

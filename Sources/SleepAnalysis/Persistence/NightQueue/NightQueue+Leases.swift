@@ -77,7 +77,7 @@ extension NightQueue {
         return true
     }
 
-    /// Stores the job's result and marks it `done`, in one transaction.
+    /// Stores the job's result and marks it `done` (and drops its checkpoint), in one transaction.
     ///
     /// - Parameters:
     ///   - lease: The lease.
@@ -98,6 +98,7 @@ extension NightQueue {
                 """, [id, token]
             ).affectedRows
             guard ended == 1 else { return false }
+            try connection.execute("DELETE FROM night_checkpoints WHERE job_id = $1", [id])
             try connection.execute(
                 "INSERT INTO night_results (job_id, session_id, result, written_by) VALUES ($1, $2::uuid, $3::jsonb, $4)",
                 [id, session, json, worker])

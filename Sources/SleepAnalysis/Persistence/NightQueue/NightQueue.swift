@@ -115,7 +115,7 @@ public final class NightQueue: Sendable {
         }
     }
 
-    /// Puts a `failed` or `cancelled` job back in the queue with its attempts reset.
+    /// Puts a `failed` or `cancelled` job back in the queue with its attempts reset (and its checkpoint dropped).
     ///
     /// - Parameter id: The job's identifier.
     /// - Returns: False when there is no such job or it is not failed or cancelled.
@@ -129,8 +129,11 @@ public final class NightQueue: Sendable {
                 WHERE id = $1 AND state IN ('failed', 'cancelled')
                 """, [String(id)]
             ).affectedRows
-            if changed == 1 { try connection.notify(NightQueueSchema.channel, payload: String(id)) }
-            return changed == 1
+            guard changed == 1 else { return false }
+            // A retried job starts its night afresh.
+            try connection.execute("DELETE FROM night_checkpoints WHERE job_id = $1", [String(id)])
+            try connection.notify(NightQueueSchema.channel, payload: String(id))
+            return true
         }
     }
 

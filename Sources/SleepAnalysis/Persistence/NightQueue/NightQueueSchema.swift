@@ -9,7 +9,7 @@ enum NightQueueSchema {
     static let channel = "sleepanalysis_night_jobs"
 
     /// The migrator for the current schema.
-    static let migrator = PostgresMigrator(schemaName: name, migrations: [version1])
+    static let migrator = PostgresMigrator(schemaName: name, migrations: [version1, version2])
 
     /// Version 1: jobs, their leases and their results (at most one per job).
     static let version1 = [
@@ -47,5 +47,19 @@ enum NightQueueSchema {
             written_at timestamptz NOT NULL DEFAULT now()
         )
         """,
+    ]
+
+    /// Version 2: the running night's session journal (a consistent SQLite snapshot), so that a worker taking
+    /// over a dead worker's job resumes the night instead of starting it again.
+    static let version2 = [
+        """
+        CREATE TABLE night_checkpoints (
+            job_id bigint PRIMARY KEY REFERENCES night_jobs (id) ON DELETE CASCADE,
+            journal bytea NOT NULL,
+            epochs integer NOT NULL,
+            written_by text NOT NULL,
+            written_at timestamptz NOT NULL DEFAULT now()
+        )
+        """
     ]
 }

@@ -225,4 +225,28 @@ final class NightQueueTests: XCTestCase {
         XCTAssertEqual(again.job.id, id)
         XCTAssertEqual(again.job.attempts, 1)
     }
+
+    func test_checkpoints_areSavedByTheLeaseHolderOnly_andGoWithCompletion() async throws {
+        let id = try await queue.submit(night(0))
+        let claimed = try await queue.claim(worker: "w1", leaseDuration: 30)
+        let lease = try XCTUnwrap(claimed)
+        let journal = Data((0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let saved = try await queue.saveCheckpoint(lease, NightCheckpoint(journal: journal, epochs: 3, writtenBy: "w1"))
+        XCTAssertTrue(saved)
+        let newer = try await queue.saveCheckpoint(lease, NightCheckpoint(journal: journal, epochs: 4, writtenBy: "w1"))
+        XCTAssertTrue(newer)
+        let read = try await queue.checkpoint(jobId: id)
+        XCTAssertEqual(read, NightCheckpoint(journal: journal, epochs: 4, writtenBy: "w1"))
+
+        var stranger = lease
+        stranger.token = UUID()
+        let refused = try await queue.saveCheckpoint(
+            stranger, NightCheckpoint(journal: Data(), epochs: 9, writtenBy: "x"))
+        XCTAssertFalse(refused, "only the lease holder saves")
+
+        let completed = try await queue.complete(lease, result: result(for: lease), worker: "w1")
+        XCTAssertTrue(completed)
+        let gone = try await queue.checkpoint(jobId: id)
+        XCTAssertNil(gone)
+    }
 }

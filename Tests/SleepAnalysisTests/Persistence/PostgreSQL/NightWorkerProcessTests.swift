@@ -2,10 +2,10 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import SleepAnalysis
+@_spi(Internal) @testable import SleepAnalysis
 
-/// `sleepanalysis worker` processes: one killed with SIGKILL mid-night is replaced by another worker (which
-/// analyses the night from its start), and SIGTERM stops one cleanly.
+/// `sleepanalysis worker` processes: one killed with SIGKILL mid-night is replaced by another worker, which
+/// resumes the night from the journal checkpoint in PostgreSQL; SIGTERM stops one cleanly.
 final class NightWorkerProcessTests: XCTestCase {
     private var testDatabase: PostgresTestDatabase!
     private var queue: NightQueue!
@@ -56,18 +56,24 @@ final class NightWorkerProcessTests: XCTestCase {
         return true
     }
 
-    func test_aWorkerKilledMidNight_isReplaced_andTheNightIsDoneOnce() async throws {
-        let id = try await queue.submit(try QueueNights.submission(1, in: directory.url))
+    func test_aWorkerKilledMidNight_isReplaced_whichResumesTheNight_andItIsDoneOnce() async throws {
+        let night = try QueueNights.submission(1, in: directory.url)
+        let id = try await queue.submit(night)
         let doomed = try startWorker(name: "doomed", ["--pace", "8", "--lease-seconds", "2"])
         let queue: NightQueue = queue
-        let claimed = try await QueueNights.waitUntil(timeout: 60) {
-            try await queue.job(id: id)?.leasedBy == "doomed"
+        let checkpointed = try await QueueNights.waitUntil(timeout: 90) {
+            try await queue.checkpoint(jobId: id).map { $0.epochs >= 2 } ?? false
         }
-        XCTAssertTrue(claimed, "the first worker took the night")
-        try await Task.sleep(nanoseconds: 1_500_000_000)
+        XCTAssertTrue(checkpointed, "the first worker saved the night's journal")
         XCTAssertTrue(doomed.isRunning, "still analysing when killed")
         kill(doomed.processIdentifier, SIGKILL)
         doomed.waitUntilExit()
+        let saved = try await queue.checkpoint(jobId: id)
+        let checkpoint = try XCTUnwrap(saved)
+        XCTAssertLessThan(checkpoint.epochs, AnalyzerNights.nightSeconds / 30, "killed mid-night")
+        let journalFile = directory.url.appendingPathComponent("checkpoint.sqlite")
+        try checkpoint.journal.write(to: journalFile)
+        let journaledSession = try SessionJournal(databaseURL: journalFile).activeSessions().first?.sessionId
 
         let rescuer = NightWorker(
             queue: queue,
@@ -82,13 +88,21 @@ final class NightWorkerProcessTests: XCTestCase {
         XCTAssertEqual(job?.attempts, 2, "taken once by the killed worker, once by the rescuer")
         let counts = try await QueueNights.resultCounts(testDatabase.database())
         XCTAssertEqual(counts, [id: 1])
-        let result = try await queue.result(jobId: id)
-        let covered = result?.endTime.timeIntervalSince(AnalyzerNights.startTime(of: 1)) ?? 0
-        XCTAssertEqual(covered, Double(AnalyzerNights.nightSeconds), accuracy: 1, "the whole night, from zero")
         let writer = try await testDatabase.database().run {
             try $0.execute("SELECT written_by FROM night_results WHERE job_id = $1", [String(id)]).rows.first?[0]
         }
         XCTAssertEqual(writer, "rescuer")
+        let leftover = try await queue.checkpoint(jobId: id)
+        XCTAssertNil(leftover, "the checkpoint goes with completion")
+
+        // The resumed night is the night analysed without interruption, to the last digit (session id aside).
+        let stored = try await queue.result(jobId: id)
+        let resumed = try XCTUnwrap(stored)
+        let reference = try await AnalyzerNights.analyse(
+            night.audio, startTime: night.startTime, storage: directory.url.appendingPathComponent("reference"),
+            licence: try TestLicenses.make())
+        XCTAssertEqual(try AnalyzerNights.comparable(resumed), try AnalyzerNights.comparable(reference))
+        XCTAssertEqual(resumed.sessionId, journaledSession, "the session in the checkpoint was resumed, not restarted")
     }
 
     func test_SIGTERM_finishesTheRunningNight_andExitsCleanly() async throws {

@@ -88,11 +88,14 @@ final class NightWorkerTests: XCTestCase {
                 name: "w", storage: directory.url, leaseDuration: 0.9, pace: .speed(5)))
         let running = Task { try await worker.run() }
         let queue: NightQueue = queue
-        let started = try await QueueNights.waitUntil(timeout: 30) { try await queue.job(id: id)?.state == .running }
-        XCTAssertTrue(started)
+        let storage = directory.url.appendingPathComponent("w").path
+        let started = try await QueueNights.waitUntil(timeout: 30) {
+            let analysing = !((try? FileManager.default.contentsOfDirectory(atPath: storage)) ?? []).isEmpty
+            return try await queue.job(id: id)?.state == .running && analysing
+        }
+        XCTAssertTrue(started, "the worker is analysing the night")
         let cancelled = try await queue.cancel(jobId: id)
         XCTAssertTrue(cancelled)
-        let storage = directory.url.appendingPathComponent("w").path
         let abandoned = try await QueueNights.waitUntil(timeout: 10) {
             let left = (try? FileManager.default.contentsOfDirectory(atPath: storage)) ?? []
             return left.isEmpty
@@ -104,5 +107,20 @@ final class NightWorkerTests: XCTestCase {
         XCTAssertEqual(job?.state, .cancelled)
         let result = try await queue.result(jobId: id)
         XCTAssertNil(result)
+    }
+
+    func test_aWorkerWhoseLicenceIsRefused_givesTheNightBack_andStops() async throws {
+        let id = try await queue.submit(try QueueNights.submission(0, in: directory.url))
+        var configuration = try QueueNights.configuration(name: "unlicensed", storage: directory.url)
+        configuration.trustedIssuerKeys = []
+        let worker = NightWorker(queue: queue, configuration: configuration)
+        do {
+            try await worker.run()
+            XCTFail("a worker with an untrusted licence kept working")
+        } catch SleepCycleSdkError.invalidApiKey {
+        }
+        let job = try await queue.job(id: id)
+        XCTAssertEqual(job?.state, .queued, "the night is left for a licensed worker")
+        XCTAssertEqual(job?.attempts, 0)
     }
 }

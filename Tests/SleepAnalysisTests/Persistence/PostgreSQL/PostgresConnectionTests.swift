@@ -63,7 +63,7 @@ final class PostgresConnectionTests: XCTestCase {
         let database = testDatabase.database()
         let pid = try await database.run { try $0.execute("SELECT pg_backend_pid()").rows.first?.int64(0) }
         let killer = testDatabase.database()
-        try await killer.run { try $0.execute("SELECT pg_terminate_backend($1::integer)", [String(pid ?? 0)]) }
+        try await killer.run { try $0.execute("SELECT pg_terminate_backend($1::integer, 5000)", [String(pid ?? 0)]) }
         do {
             try await database.run { try $0.execute("SELECT 1") }
             XCTFail("the terminated connection still answered")
