@@ -54,6 +54,7 @@ enum QueueCommandEntry: Command {
 
         """
 
+    /// Runs the queue command named by the first argument.
     static func run(_ arguments: [String]) async throws {
         let rest = Array(arguments.dropFirst())
         switch arguments.first {

@@ -33,6 +33,7 @@ enum WorkerCommand: Command {
 
             """)
 
+    /// Runs the worker until SIGTERM or SIGINT (or, with `--exit-when-idle`, until nothing is left to claim).
     static func run(_ arguments: [String]) async throws {
         let parsed = try ArgumentParser.parse(arguments, specification)
         if parsed.flag("help") {

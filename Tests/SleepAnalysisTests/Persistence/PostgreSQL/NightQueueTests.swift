@@ -91,6 +91,10 @@ final class NightQueueTests: XCTestCase {
         XCTAssertEqual(status.count(.done), 0)
         XCTAssertNotEqual(status.oldestWaiting?.id, first, "the first job is running, not waiting")
         XCTAssertGreaterThanOrEqual(status.oldestWaiting?.waitingSeconds ?? -1, 0)
+        let waiting = try await queue.jobs(in: [.queued])
+        XCTAssertEqual(waiting.map(\.submission.subjectId), ["subject-1", "subject-2"])
+        let all = try await queue.jobs()
+        XCTAssertEqual(all.count, 4)
     }
 
     func test_cancel_stopsTheLeaseHolder_andRetry_queuesTheJobAgain() async throws {
