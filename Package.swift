@@ -10,6 +10,7 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
     .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+    .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 ]
 
 // MARK: - Our own C: the DSP hot paths
@@ -35,7 +36,9 @@ let alsaMessages: Target = .target(
 
 let library: Target = .target(
     name: "SleepAnalysis",
-    dependencies: ["CSleepDSP", "CFFTW", "CSndFile", "CALSA", "CALSAMessages", "CSQLite", "CSodium", "CSoxr"],
+    dependencies: [
+        "CSleepDSP", "CFFTW", "CSndFile", "CALSA", "CALSAMessages", "CSQLite", "CSodium", "CSoxr", "CPostgres",
+    ],
     resources: [.copy("../../Models")]
 )
 

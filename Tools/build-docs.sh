@@ -20,12 +20,16 @@ graphs="$(mktemp -d)"
 trap 'rm -rf "$graphs"' EXIT
 
 # The library's module imports the C targets: point the extractor at their module maps.
-module_maps=()
+clang_flags=()
 for map in Sources/C*/module.modulemap "$build_dir"/C*.build/module.modulemap; do
-    module_maps+=(-Xcc "-fmodule-map-file=$PWD/${map#"$PWD/"}")
+    clang_flags+=(-Xcc "-fmodule-map-file=$PWD/${map#"$PWD/"}")
+done
+# Headers outside /usr/include (libpq's are in /usr/include/postgresql), as SwiftPM finds them through pkg-config.
+for flag in $(pkg-config --cflags-only-I libpq); do
+    clang_flags+=(-Xcc "$flag")
 done
 "$extract" -module-name SleepAnalysis -target "$triple" -I "$build_dir/Modules" -minimum-access-level public \
-    -output-dir "$graphs" "${module_maps[@]}" -Xcc "-I$PWD/Sources/CSleepDSP/include" \
+    -output-dir "$graphs" "${clang_flags[@]}" -Xcc "-I$PWD/Sources/CSleepDSP/include" \
     -Xcc "-I$PWD/Sources/CALSAMessages/include"
 
 rm -rf "$output"

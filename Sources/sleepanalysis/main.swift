@@ -12,6 +12,8 @@ let commands: [any Command.Type] = [
     ExportCommand.self,
     LicenseCommand.self,
     ModelsCommand.self,
+    QueueCommandEntry.self,
+    WorkerCommand.self,
 ]
 
 /// Internal commands for the project's own tests (names start with "__"): they run when named, but the command

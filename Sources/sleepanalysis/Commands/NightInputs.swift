@@ -32,15 +32,7 @@ struct NightInputs {
             return zone
         }
         audioDuration = audio.flatMap { FileDataSource(audio: $0, accelerometer: nil).audioDuration } ?? 0
-        switch parsed.option("pace") {
-        case nil: pace = .asFastAsPossible
-        case "realtime": pace = .realTime
-        case let text?:
-            guard let factor = Double(text), factor > 0, factor.isFinite else {
-                throw CommandLineError.usage("--pace takes realtime or a positive speed factor, not '\(text)'")
-            }
-            pace = .speed(factor)
-        }
+        pace = try ReplayPaceArgument.pace(parsed)
         if let text = parsed.option("start") {
             guard let date = ISO8601DateTimeParser(syntax: .timestamp).date(from: text) else {
                 throw CommandLineError.usage("--start must be an ISO 8601 date and time, not '\(text)'")

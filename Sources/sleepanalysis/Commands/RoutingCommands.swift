@@ -66,3 +66,44 @@ enum FeaturesCommandEntry: Command {
         }
     }
 }
+
+/// `queue submit|status|retry|cancel|result …`: the PostgreSQL night queue, by the word after `queue`.
+enum QueueCommandEntry: Command {
+    static let name = "queue"
+    static let summary = "the PostgreSQL night queue (queue submit|status|retry|cancel|result …)"
+    static let usage = """
+        usage: sleepanalysis queue submit AUDIO --start ISO8601 --subject ID [--accelerometer CSV]
+                                   [--heart-rate CSV] [--max-attempts N] [--database URL]
+               sleepanalysis queue status [--format json|text] [--database URL]
+               sleepanalysis queue retry JOB_ID [--database URL]
+               sleepanalysis queue cancel JOB_ID [--database URL]
+               sleepanalysis queue result JOB_ID [--database URL]
+
+        """
+
+    /// What it accepts: the queue operations and their specifications.
+    static var syntax: CommandSyntax {
+        .subcommands(
+            usage: usage,
+            [
+                .init(name: "submit", specification: QueueSubmitCommand.specification),
+                .init(name: "status", specification: QueueStatusCommand.specification),
+                .init(name: "retry", specification: QueueJobCommand.specification),
+                .init(name: "cancel", specification: QueueJobCommand.specification),
+                .init(name: "result", specification: QueueResultCommand.specification),
+            ])
+    }
+
+    /// Runs the queue command named by the first argument.
+    static func run(_ arguments: [String]) async throws {
+        let rest = Array(arguments.dropFirst())
+        switch arguments.first {
+        case "submit": try await QueueSubmitCommand.run(rest)
+        case "status": try await QueueStatusCommand.run(rest)
+        case "retry", "cancel": try await QueueJobCommand.run(arguments)
+        case "result": try await QueueResultCommand.run(rest)
+        case "-h", "--help", "help": print(usage, terminator: "")
+        default: throw CommandLineError.usage("unknown queue command '\(arguments.first ?? "")'", usage: usage)
+        }
+    }
+}

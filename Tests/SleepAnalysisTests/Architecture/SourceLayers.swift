@@ -28,11 +28,14 @@ enum SourceLayers {
         "Results",
         "Pipeline",
         "Persistence",
+        "Persistence/PostgreSQL",
+        "Persistence/NightQueue",
         "Telemetry",
         "Licensing",
         "ModelStore",
         "Analyzer",
         "SDK",
+        "Fleet",
     ]
 
     /// The layer a file (path relative to the library's folder) belongs to: the longest listed folder holding it.

@@ -1,0 +1,62 @@
+import Foundation
+import SleepAnalysis
+
+/// `sleepanalysis queue status [--format json|text]`: jobs per state and the job waiting longest.
+///
+/// JSON (keys sorted): `{"counts": {"cancelled": 0, "done": 3, "failed": 0, "queued": 2, "running": 1},
+/// "oldestWaiting": {"id": 17, "submittedAt": "2026-12-01T07:00:00.000Z", "waitingSeconds": 12.5}}`;
+/// `oldestWaiting` is omitted when nothing waits.
+enum QueueStatusCommand {
+    static let specification = ArgumentSpecification(
+        options: [DatabaseArgument.option, "format"],
+        usage: """
+            usage: sleepanalysis queue status [--format json|text] [--database URL]
+
+            """)
+
+    /// The JSON form of the status.
+    struct Report: Encodable {
+        /// One waiting job.
+        struct Waiting: Encodable {
+            var id: Int64
+            var submittedAt: String
+            var waitingSeconds: Double
+        }
+
+        var counts: [String: Int]
+        var oldestWaiting: Waiting?
+    }
+
+    /// Runs the command.
+    static func run(_ arguments: [String]) async throws {
+        let parsed = try ArgumentParser.parse(arguments, specification)
+        if parsed.flag("help") {
+            print(specification.usage, terminator: "")
+            return
+        }
+        let format = try parsed.choice("format", from: ["json", "text"], default: "text")
+        let queue = try await DatabaseArgument.openQueue(parsed)
+        let status = try await queue.status()
+        await queue.close()
+        let report = Report(
+            counts: Dictionary(uniqueKeysWithValues: status.counts.map { ($0.key.rawValue, $0.value) }),
+            oldestWaiting: status.oldestWaiting.map {
+                Report.Waiting(
+                    id: $0.id, submittedAt: Timestamps.iso8601($0.submittedAt), waitingSeconds: $0.waitingSeconds)
+            })
+        if format == "json" {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return
+        }
+        for state in NightJobState.allCases {
+            print(state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + String(status.count(state)))
+        }
+        if let waiting = report.oldestWaiting {
+            print(
+                "oldest waiting: job \(waiting.id), submitted \(waiting.submittedAt) (\(Int(waiting.waitingSeconds)) s ago)"
+            )
+        }
+    }
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Queue throughput on this machine: submits NIGHTS copies of the 30-minute demo night to a throw-away cluster, runs
+# one release-built worker with --concurrency C until the queue is empty, and prints nights per hour and the speed
+# in multiples of real time.
+#   swift build -c release --product sleepanalysis && Tools/postgres/throughput.sh [NIGHTS] [CONCURRENCY]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+nights="${1:-8}"
+concurrency="${2:-2}"
+tool=.build/release/sleepanalysis
+[ -x "$tool" ] || { echo "build it first: swift build -c release --product sleepanalysis" >&2; exit 64; }
+
+if [ -z "${SLEEPANALYSIS_TEST_DATABASE_URL:-}" ]; then
+    exec Tools/postgres/with-test-cluster.sh "$0" "$nights" "$concurrency"
+fi
+export SLEEPANALYSIS_DATABASE_URL="$SLEEPANALYSIS_TEST_DATABASE_URL"
+night="$PWD/Fixtures/night_short.ogg"
+for index in $(seq 1 "$nights"); do
+    "$tool" queue submit "$night" --start "2026-12-01T23:00:00Z" --subject "throughput-$index" >/dev/null
+done
+start=$(date +%s.%N)
+"$tool" worker --exit-when-idle --concurrency "$concurrency" --log-level warning
+end=$(date +%s.%N)
+"$tool" queue status
+awk -v n="$nights" -v s="$start" -v e="$end" -v c="$concurrency" 'BEGIN {
+    t = e - s
+    printf "%d nights of 30 min, concurrency %d: %.1f s, %.0f nights/hour, %.0fx real time\n", n, c, t, n * 3600 / t, n * 1800 / t
+}'
