@@ -67,7 +67,7 @@ final class JournalQuarantineCommandTests: XCTestCase {
     }
 
     /// Journals a session on the accelerometer night and leaves it unfinished, as a killed process would; the
-    /// journal is then closed, so that everything is in its main file.
+    /// journal is then rewritten as one self-contained file, so that everything is in its main file.
     private func journalUnfinishedSession(in storage: URL) async throws {
         let licence = try TestLicenses.make()
         let analyzer = SleepAnalyzer()
@@ -78,9 +78,16 @@ final class JournalQuarantineCommandTests: XCTestCase {
         try await analyzer.startAnalysis(config: SleepAnalysisConfig(useAccelerometer: true), using: source)
         await source.waitUntilFinished()
         await analyzer.deinitialize()
-        let journal = try SessionJournal(databaseURL: storage.appendingPathComponent("state/journal.sqlite"))
-        let sessions = try journal.activeSessions()
-        XCTAssertEqual(sessions.count, 1)
+        let url = storage.appendingPathComponent("state/journal.sqlite")
+        let compact = storage.appendingPathComponent("state/journal-compact.sqlite")
+        do {
+            let journal = try SessionJournal(databaseURL: url)
+            XCTAssertEqual(try journal.activeSessions().count, 1)
+            // A self-contained copy, so the record is in the main file whatever the write-ahead log still holds.
+            try journal.copy(to: compact)
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        try FileManager.default.moveItem(at: compact, to: url)
     }
 
     /// Inverts 48 bytes of the session's record where it is stored in the file (found by its time zone field).
