@@ -90,10 +90,17 @@ final class AnalysisPipeline: Sendable {
         private var analysedSamples: Int64 = 0
         /// What the input's quality costs the results.
         private var inputQuality = InputQualityMonitor()
-        /// A replayed two-sleeper recording keeps its first batches (both channels), so that a session started
-        /// on a channel shortly after the source still covers the recording from its start; nil once the
-        /// recording is past `earlyReplayLimit` (or for other sources).
-        private var earlyBatches: [[AudioBatch]]?
+        /// A replayed two-sleeper recording keeps its first batches (both channels) and sensor readings, in the
+        /// order they came, so that a session started on a channel shortly after the source still covers the
+        /// recording from its start; nil once the recording is past `earlyReplayLimit` (or for other sources).
+        private var earlyInputs: [EarlyInput]?
+        /// Something a replayed two-sleeper recording kept of its start.
+        private enum EarlyInput {
+            /// One batch of each channel.
+            case audio([AudioBatch])
+            /// Readings of the device's sensors (the primary sleeper's).
+            case sensor(SensorData)
+        }
         /// Seconds of a replayed stereo recording kept for sessions that start late.
         static let earlyReplayLimit: TimeInterval = 60
 
@@ -118,13 +125,13 @@ final class AnalysisPipeline: Sendable {
                 // Both channels' events are kept from the start for sessions that start a little later.
                 stereoArbiter.attach(.primary)
                 stereoArbiter.attach(.secondary)
-                earlyBatches = []
+                earlyInputs = []
             }
         }
 
         /// Where a session started now on a channel begins: the start of a replayed stereo recording while its
         /// first batches are kept, the end of the analysed audio otherwise.
-        var channelSessionStart: Date { earlyBatches != nil ? source.startTime : analysedUntil }
+        var channelSessionStart: Date { earlyInputs != nil ? source.startTime : analysedUntil }
 
         /// What the input so far lowers in the results (low sample rate, repaired samples, unused sensor files).
         var inputWarnings: [AnalysisWarning] {
@@ -134,10 +141,15 @@ final class AnalysisPipeline: Sendable {
         /// Adds a session.
         func add(_ session: SessionProcessor) {
             sessions[session.sessionId] = session
-            // A late session on a replayed stereo recording catches up on the kept batches of its channel (it
-            // skips those before its own start).
-            for signals in earlyBatches ?? [] {
-                session.process(signals[session.channel == .secondary && signals.count > 1 ? 1 : 0])
+            // A late session on a replayed stereo recording catches up on the kept batches of its channel and, for
+            // the primary sleeper, the kept sensor readings (it skips those before its own start).
+            for input in earlyInputs ?? [] {
+                switch input {
+                case .audio(let signals):
+                    session.process(signals[session.channel == .secondary && signals.count > 1 ? 1 : 0])
+                case .sensor(let data):
+                    if session.channel != .secondary { deliver(data, to: session) }
+                }
             }
         }
 
@@ -199,14 +211,31 @@ final class AnalysisPipeline: Sendable {
                 for batch in try assembler.append(chunk) { analyse(batch) }
             case .accelerometer(let samples):
                 inputQuality.noteReadings(.accelerometer, times: samples.lazy.map(\.timestamp), start: source.startTime)
-                for session in sensorSessions { session.process(accelerometer: samples) }
+                deliverToSensorSessions(data)
             case .activityCounts(let samples):
                 inputQuality.noteReadings(
                     .activityCounts, times: samples.lazy.map(\.timestamp), start: source.startTime)
-                for session in sensorSessions { session.process(activityCounts: samples) }
+                deliverToSensorSessions(data)
             case .heartRate(let samples):
                 inputQuality.noteReadings(.heartRate, times: samples.lazy.map(\.timestamp), start: source.startTime)
-                for session in sensorSessions { session.process(heartRates: samples) }
+                deliverToSensorSessions(data)
+            }
+        }
+
+        /// Gives sensor readings to the sessions that take them, and keeps them for late sessions while the start
+        /// of a replayed stereo recording is kept.
+        private func deliverToSensorSessions(_ data: SensorData) {
+            earlyInputs?.append(.sensor(data))
+            for session in sensorSessions { deliver(data, to: session) }
+        }
+
+        /// Gives sensor readings to one session (audio goes through `analyse`).
+        private func deliver(_ data: SensorData, to session: SessionProcessor) {
+            switch data {
+            case .audio: break
+            case .accelerometer(let samples): session.process(accelerometer: samples)
+            case .activityCounts(let samples): session.process(activityCounts: samples)
+            case .heartRate(let samples): session.process(heartRates: samples)
             }
         }
 
@@ -239,10 +268,10 @@ final class AnalysisPipeline: Sendable {
                         firstSampleIndex: firstSample, startTime: startTime, samples: samples, features: features))
             }
             analysedSamples += Int64(length)
-            if earlyBatches != nil {
-                earlyBatches?.append(batches)
+            if earlyInputs != nil {
+                earlyInputs?.append(.audio(batches))
                 let analysedSeconds = Double(analysedSamples) / Double(AudioBatch.sampleRate)
-                if analysedSeconds > Self.earlyReplayLimit { earlyBatches = nil }
+                if analysedSeconds > Self.earlyReplayLimit { earlyInputs = nil }
             }
             if let stereoArbiter, batches.count == 2 {
                 stereoArbiter.process(primary: batches[0], secondary: batches[1])

@@ -195,6 +195,30 @@ final class StereoSessionLifecycleTests: SDKTestCase {
         XCTAssertTrue(secondaryResult.events.filter { $0.source == .accelerometer }.isEmpty)
     }
 
+    /// A primary session started after a short stereo replay has ended still gets the phone's readings from
+    /// the recording's start, as it gets the audio (they are kept with the first minute of batches).
+    func test_a_late_primary_session_gets_the_kept_accelerometer_readings() async throws {
+        try await initializeSDK(features: twoSleepers)
+        let start = Date(timeIntervalSince1970: 1_780_100_000)
+        let audio = try writeNoiseFile(seconds: 20, sampleRate: 16_000, channels: 2, name: "late.wav")
+        var rows = ["timestamp,x,y,z"]
+        for index in 0..<(20 * 50) {
+            let time = Double(index) / 50
+            let shake = time >= 8 && time < 12 ? (index % 2 == 0 ? 1.5 : -1.5) : 0
+            rows.append("\(time),\(shake),\(shake / 2),\(1 + shake)")
+        }
+        let csv = storage.url.appendingPathComponent("late.csv")
+        try rows.joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
+        let source = SleepCycleSdk.createFileDataSource(audio: audio, accelerometer: csv, startTime: start)
+        try await SleepCycleSdk.startDataSource(using: source)
+        await source.waitUntilFinished()
+        let primary = try await SleepCycleSdk.startMultiChannelAnalysis(
+            channel: .primary, config: SleepAnalysisConfig(useAudio: false, useAccelerometer: true))
+        let result = try await SleepCycleSdk.stopAnalysis(sessionId: primary)
+        await SleepCycleSdk.stopDataSource()
+        XCTAssertFalse(result.events.filter { $0.source == .accelerometer }.isEmpty)
+    }
+
     func test_stopDataSource_withAnActiveSession_discardsIt() async throws {
         try await initializeSDK(features: twoSleepers)
         try await SleepCycleSdk.startDataSource(using: try stereoSource(pace: .realTime))
