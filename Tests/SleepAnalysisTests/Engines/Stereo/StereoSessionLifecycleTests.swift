@@ -169,19 +169,24 @@ final class StereoSessionLifecycleTests: SDKTestCase {
         await SleepCycleSdk.stopDataSource()
     }
 
-    func test_accelerometerReadings_goToThePrimarySession_only() async throws {
-        try await initializeSDK(features: twoSleepers)
-        let start = Date(timeIntervalSince1970: 1_780_000_000)
-        let audio = try writeNoiseFile(seconds: 20, sampleRate: 16_000, channels: 2, name: "shaken.wav")
-        // Still, then four seconds of vigorous shaking, then still again, at 50 Hz.
+    /// Writes 20 s of accelerometer readings at 50 Hz: still, four seconds of vigorous shaking from 8 s, still again.
+    private func writeShakenAccelerometer(name: String) throws -> URL {
         var rows = ["timestamp,x,y,z"]
         for index in 0..<(20 * 50) {
             let time = Double(index) / 50
             let shake = time >= 8 && time < 12 ? (index % 2 == 0 ? 1.5 : -1.5) : 0
             rows.append("\(time),\(shake),\(shake / 2),\(1 + shake)")
         }
-        let csv = storage.url.appendingPathComponent("shaken.csv")
+        let csv = storage.url.appendingPathComponent(name)
         try rows.joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
+        return csv
+    }
+
+    func test_accelerometerReadings_goToThePrimarySession_only() async throws {
+        try await initializeSDK(features: twoSleepers)
+        let start = Date(timeIntervalSince1970: 1_780_000_000)
+        let audio = try writeNoiseFile(seconds: 20, sampleRate: 16_000, channels: 2, name: "shaken.wav")
+        let csv = try writeShakenAccelerometer(name: "shaken.csv")
         let source = SleepCycleSdk.createFileDataSource(audio: audio, accelerometer: csv, startTime: start)
         try await SleepCycleSdk.startDataSource(using: source)
         let motionOnly = SleepAnalysisConfig(useAudio: false, useAccelerometer: true)
@@ -201,14 +206,7 @@ final class StereoSessionLifecycleTests: SDKTestCase {
         try await initializeSDK(features: twoSleepers)
         let start = Date(timeIntervalSince1970: 1_780_100_000)
         let audio = try writeNoiseFile(seconds: 20, sampleRate: 16_000, channels: 2, name: "late.wav")
-        var rows = ["timestamp,x,y,z"]
-        for index in 0..<(20 * 50) {
-            let time = Double(index) / 50
-            let shake = time >= 8 && time < 12 ? (index % 2 == 0 ? 1.5 : -1.5) : 0
-            rows.append("\(time),\(shake),\(shake / 2),\(1 + shake)")
-        }
-        let csv = storage.url.appendingPathComponent("late.csv")
-        try rows.joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
+        let csv = try writeShakenAccelerometer(name: "late.csv")
         let source = SleepCycleSdk.createFileDataSource(audio: audio, accelerometer: csv, startTime: start)
         try await SleepCycleSdk.startDataSource(using: source)
         await source.waitUntilFinished()

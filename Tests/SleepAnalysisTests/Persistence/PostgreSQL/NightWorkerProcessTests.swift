@@ -6,24 +6,7 @@ import XCTest
 
 /// `sleepanalysis worker` processes: one killed with SIGKILL mid-night is replaced by another worker, which
 /// resumes the night from the journal checkpoint in PostgreSQL; SIGTERM stops one cleanly.
-final class NightWorkerProcessTests: XCTestCase {
-    private var testDatabase: PostgresTestDatabase!
-    private var queue: NightQueue!
-    private var directory: TemporaryDirectory!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        testDatabase = try await PostgresTestDatabase.create()
-        queue = try await NightQueue(address: testDatabase.address)
-        directory = try TemporaryDirectory(prefix: "worker-process")
-    }
-
-    override func tearDown() async throws {
-        await queue?.close()
-        await testDatabase?.drop()
-        directory?.remove()
-        try await super.tearDown()
-    }
+final class NightWorkerProcessTests: NightQueueTestCase {
 
     /// Starts `sleepanalysis worker` on the test database, its output in files under the test directory.
     private func startWorker(name: String, _ extra: [String]) throws -> Process {

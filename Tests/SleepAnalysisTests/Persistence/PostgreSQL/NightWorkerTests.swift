@@ -6,24 +6,7 @@ import XCTest
 
 /// Workers in this process on a real queue: every night analysed exactly once, bad nights failed without
 /// stopping the others, stopping and cancelling.
-final class NightWorkerTests: XCTestCase {
-    private var testDatabase: PostgresTestDatabase!
-    private var queue: NightQueue!
-    private var directory: TemporaryDirectory!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        testDatabase = try await PostgresTestDatabase.create()
-        queue = try await NightQueue(address: testDatabase.address)
-        directory = try TemporaryDirectory(prefix: "night-worker")
-    }
-
-    override func tearDown() async throws {
-        await queue?.close()
-        await testDatabase?.drop()
-        directory?.remove()
-        try await super.tearDown()
-    }
+final class NightWorkerTests: NightQueueTestCase {
 
     func test_twoWorkersOnOneQueue_analyseEachNightOnce_andABadNightFailsAlone() async throws {
         var ids: [Int64] = []
