@@ -14,16 +14,15 @@ public enum HypnogramSVG {
     public static func render(_ result: AnalysisResult, width: Int = 960, height: Int = 300) -> String {
         let intervals =
             result.sleepStageIntervals.isEmpty ? result.realTimeSleepStageIntervals : result.sleepStageIntervals
-        let left = 80.0
-        let right = Double(width) - 20
+        let frame = NightChartFrame(result, width: width)
+        let left = frame.left
+        let right = frame.right
         let top = 30.0
         let bottom = Double(height) - 70
         let rows: [SleepStage] = [.awake, .rem, .light, .deep]
         let rowHeight = (bottom - top) / Double(rows.count)
-        let span = max(1, result.endTime.timeIntervalSince(result.startTime))
-        func x(_ date: Date) -> Double { left + (right - left) * date.timeIntervalSince(result.startTime) / span }
+        func x(_ date: Date) -> Double { frame.x(date) }
         func y(_ stage: SleepStage) -> Double { top + rowHeight * (Double(rows.firstIndex(of: stage) ?? 0) + 0.5) }
-        let colours: [SleepStage: String] = [.awake: "#e4572e", .rem: "#a05cd5", .light: "#4ea5d9", .deep: "#1d3b8f"]
 
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" \
@@ -47,34 +46,19 @@ public enum HypnogramSVG {
             path += " L\(format(x1)),\(format(level))"
             svg += "<rect x=\"\(format(x0))\" y=\"\(format(level - rowHeight * 0.35))\" "
             svg += "width=\"\(format(max(0.5, x1 - x0)))\" height=\"\(format(rowHeight * 0.7))\" "
-            svg += "fill=\"\(colours[interval.stage] ?? "#888")\" opacity=\"0.35\"/>\n"
+            svg += "fill=\"\(StageColours.colour(interval.stage))\" opacity=\"0.35\"/>\n"
         }
         if !path.isEmpty { svg += "<path d=\"\(path)\" fill=\"none\" stroke=\"#222\" stroke-width=\"1.5\"/>\n" }
         for event in result.events where event.type == .snoring {
             svg += "<rect x=\"\(format(x(event.interval.start)))\" y=\"\(format(bottom + 6))\" "
             svg += "width=\"\(format(max(1, x(event.interval.end) - x(event.interval.start))))\" height=\"6\" "
-            svg += "fill=\"#f2a541\"/>\n"
+            svg += "fill=\"\(StageColours.snoring)\"/>\n"
         }
         svg += "<text x=\"24\" y=\"\(format(bottom + 13))\">snoring</text>\n"
-        svg += timeAxis(result, x: x, top: top, bottom: bottom)
+        svg += frame.timeAxis(top: top, bottom: bottom)
         svg += axisLabels(result, left: left, right: right, top: top, bottom: bottom)
-        svg += legend(colours: rows.map { ($0.rawValue, colours[$0] ?? "#888") }, right: right)
+        svg += legend(colours: rows.map { ($0.rawValue, StageColours.colour($0)) }, right: right)
         svg += "</svg>\n"
-        return svg
-    }
-
-    /// A tick line and an `HH:mm` label at every tick of `HypnogramTimeAxis`.
-    private static func timeAxis(
-        _ result: AnalysisResult, x: (Date) -> Double, top: Double, bottom: Double
-    ) -> String {
-        var svg = ""
-        for tick in HypnogramTimeAxis.ticks(from: result.startTime, to: result.endTime, in: result.timeZone) {
-            let position = format(x(tick))
-            svg += "<line class=\"tick\" x1=\"\(position)\" x2=\"\(position)\" y1=\"\(format(top))\" "
-            svg += "y2=\"\(format(bottom + 16))\" stroke=\"#cccccc\"/>\n"
-            svg += "<text class=\"tick-label\" x=\"\(position)\" y=\"\(format(bottom + 32))\" text-anchor=\"middle\">"
-            svg += "\(clockText(tick, result.timeZone))</text>\n"
-        }
         return svg
     }
 
@@ -95,7 +79,7 @@ public enum HypnogramSVG {
 
     /// A legend of the stage colours and the snoring mark, right-aligned in the title row.
     private static func legend(colours: [(name: String, colour: String)], right: Double) -> String {
-        let entries = colours.map { ($0.name, $0.colour, "0.35") } + [("snoring", "#f2a541", "1")]
+        let entries = colours.map { ($0.name, $0.colour, "0.35") } + [("snoring", StageColours.snoring, "1")]
         let entryWidth = 80.0
         var x = right - entryWidth * Double(entries.count)
         var svg = "<g class=\"legend\">\n"
@@ -108,15 +92,7 @@ public enum HypnogramSVG {
         return svg + "</g>\n"
     }
 
-    private static func clockText(_ date: Date, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "HH:mm"
-        return formatter.string(from: date)
-    }
-
-    private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+    private static func format(_ value: Double) -> String { NightChartFrame.format(value) }
 
     private static func dateText(_ date: Date, _ zone: TimeZone) -> String {
         let formatter = DateFormatter()
@@ -126,7 +102,5 @@ public enum HypnogramSVG {
         return formatter.string(from: date)
     }
 
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-    }
+    private static func escape(_ text: String) -> String { HTMLEscaping.escape(text) }
 }

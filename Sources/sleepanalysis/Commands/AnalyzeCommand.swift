@@ -6,7 +6,7 @@ import SleepAnalysis
 /// The night goes through exactly the public API an application uses (`initialize`, `createFileDataSource`,
 /// `startAnalysis` or the multi-channel calls, `waitUntilFinished`, `stopAnalysis`). Output: JSON (see
 /// `AnalysisReport`; with `--stereo`, `{"primary": …, "secondary": …}`), CSV (epochs, then events; with
-/// `--out-dir`, one file per table: `AnalysisCSV`) or text.
+/// `--out-dir`, one file per table: `AnalysisCSV`) or text; `--report FILE` also writes the HTML night report.
 enum AnalyzeCommand: Command {
     static let name = "analyze"
     static let summary = "analyse a recorded night (audio and/or sensor files) and print the result"
@@ -16,6 +16,7 @@ enum AnalyzeCommand: Command {
         options: [
             "accelerometer", "heart-rate", "activity-counts", "start", "format", "hypnogram", "store",
             "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace", "out-dir", "timezone",
+            NightReportFile.option,
         ],
         flags: ["stereo", "quiet", "resume", "no-store"],
         shortNames: ["f": "format", "q": "quiet", "s": "store", "o": "out-dir"],
@@ -42,6 +43,9 @@ enum AnalyzeCommand: Command {
                                             summary.csv (statistics and score, one row), one header each, instead of
                                             printing epochs, an empty line, then events
                   --hypnogram FILE.svg      also draw the hypnogram
+                  --report FILE.html        also write the night report: one self-contained HTML page (hypnogram
+                                            with stage probabilities, events, snoring, breathing rate, sound level,
+                                            statistics, score, audio health, what staged the night); no network needed
               -s, --store DIR               the session store the result is saved in (default: $XDG_DATA_HOME/
                                             sleepanalysis, else ~/.local/share/sleepanalysis, which history and
                                             export read; when it cannot be written: exit 73, the result kept in the
@@ -122,6 +126,9 @@ enum AnalyzeCommand: Command {
             } catch {
                 throw CommandLineError(kind: .failure, message: "cannot write \(path): \(error.localizedDescription)")
             }
+        }
+        if let path = parsed.option(NightReportFile.option) {
+            try NightReportFile.write(reports, audio: inputs.audio, to: path)
         }
         await SleepCycleSdk.deinitialize()
         if let interruption { throw interruption.error(arguments: arguments, results: results) }

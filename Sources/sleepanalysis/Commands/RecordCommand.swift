@@ -5,14 +5,18 @@ import SleepAnalysis
 ///
 /// Events, breathing rates, stages and audio-health changes are printed as they come (one line each, on standard
 /// error); at the end (the duration elapsed, or Ctrl-C) the whole result is printed like `analyze` prints it.
-/// With `--out`, the analysed audio (16 kHz mono) is also written to FILE (WAV or FLAC by its extension).
+/// With `--out`, the analysed audio (16 kHz mono) is also written to FILE (WAV or FLAC by its extension); with
+/// `--report`, the HTML night report.
 enum RecordCommand: Command {
     static let name = "record"
     static let summary = "analyse live from an ALSA microphone"
     /// What it accepts: its specification.
     static var syntax: CommandSyntax { .options(specification) }
     static let specification = ArgumentSpecification(
-        options: ["device", "duration", "out", "format", "store", CommandLineLicence.option, "storage"],
+        options: [
+            "device", "duration", "out", "format", "store", CommandLineLicence.option, "storage",
+            NightReportFile.option,
+        ],
         flags: ["list-devices"],
         shortNames: ["d": "device", "o": "out", "f": "format", "s": "store"],
         positionals: [],
@@ -25,6 +29,8 @@ enum RecordCommand: Command {
                   --duration D             stop after D: seconds, or with a unit (90s, 45m, 8h); default: until Ctrl-C
               -o, --out FILE               also write the analysed audio (16 kHz mono) to FILE (.wav or .flac)
               -f, --format json|csv|text   output format of the final result (default text)
+                  --report FILE.html       also write the night report (one self-contained HTML page); its sound
+                                           level chart is measured from the --out recording, so needs --out
               -s, --store DIR              also save the result in the session store at DIR
                   --api-key KEY            licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation licence)
                   --storage DIR            SDK state directory (default: the XDG directories)
@@ -70,6 +76,10 @@ enum RecordCommand: Command {
             print()
         case "csv": print(AnalysisCSV.render(result))
         default: print(AnalysisText.render(result, score: report.score))
+        }
+        if let path = parsed.option(NightReportFile.option) {
+            try NightReportFile.write(
+                [(nil, report)], audio: parsed.option("out").map { URL(fileURLWithPath: $0) }, to: path)
         }
         let error = await SleepCycleSdk.dataSourceError
         await SleepCycleSdk.deinitialize()

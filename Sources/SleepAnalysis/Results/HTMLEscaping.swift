@@ -1,0 +1,19 @@
+/// Text put into HTML or SVG markup, as element content or inside a quoted attribute.
+enum HTMLEscaping {
+    /// `text` with `&`, `<`, `>`, `"` and `'` written as character references.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

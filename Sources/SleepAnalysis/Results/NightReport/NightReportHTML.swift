@@ -1,0 +1,71 @@
+import Foundation
+
+/// A night as a self-contained HTML page: the hypnogram with each epoch's stage probabilities, the events, snoring,
+/// breathing rate and sound level over the night, the statistics and score, audio health and warnings, and which
+/// inputs staged the night (and whether that mode is validated).
+///
+/// The page has its style sheet and pictures inline (SVG) and no scripts, fonts, images or links to fetch: it
+/// reads the same offline. Every text taken from the result is escaped. `sleepanalysis analyze --report FILE`
+/// writes one.
+public enum NightReportHTML {
+    /// One night on the page, with what the report draws besides the result.
+    public struct Night: Sendable {
+        /// The session's result.
+        public var result: AnalysisResult
+        /// Its sleep score (`SleepScoring.compute`); shown only when the night was staged.
+        public var score: SleepScore
+        /// The recording's sound level (`SoundLevelAnalysis.analyze(file:)`), when there was audio to measure.
+        public var soundLevel: SoundLevelReport?
+        /// A heading for the night when a page has several (the channel of a two-sleeper recording).
+        public var title: String?
+
+        /// Creates a night.
+        ///
+        /// - Parameters:
+        ///   - result: The session's result.
+        ///   - score: Its sleep score; shown only when the night was staged.
+        ///   - soundLevel: The recording's sound level, when there was audio to measure.
+        ///   - title: A heading for the night when a page has several.
+        public init(
+            result: AnalysisResult, score: SleepScore, soundLevel: SoundLevelReport? = nil, title: String? = nil
+        ) {
+            self.result = result
+            self.score = score
+            self.soundLevel = soundLevel
+            self.title = title
+        }
+    }
+
+    /// The HTML document of one or more nights (one per sleeper of a recording).
+    ///
+    /// - Parameter nights: The nights, in the order shown; the first names the page.
+    /// - Returns: A complete HTML5 document.
+    public static func render(_ nights: [Night]) -> String {
+        let heading = nights.first.map {
+            "Night of \(NightReportSections.dateText($0.result.startTime, $0.result.timeZone))"
+        }
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+            <title>\(HTMLEscaping.escape(heading ?? "Night report")) – SleepAnalysis</title>
+            <style>
+            \(NightReportStyle.css)
+            </style>
+            </head>
+            <body>
+            <main>
+
+            """
+        for night in nights {
+            html +=
+                NightReportSections(night: night, idPrefix: nights.count > 1 ? (night.title ?? "night") + "-" : "")
+                .html
+        }
+        html += "<footer class=\"note\">Written by SleepAnalysis; everything on this page is in this file.</footer>\n"
+        return html + "</main>\n</body>\n</html>\n"
+    }
+}
