@@ -11,6 +11,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
     .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
     .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // Only the tests use it: they decode the PNG screenshots Chromium takes of the HTML night report.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 ]
 
 // MARK: - Our own C: the DSP hot paths
@@ -77,7 +79,7 @@ let testSupport: Target = .target(
 
 let tests: Target = .testTarget(
     name: "SleepAnalysisTests",
-    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation", "TestSupport", "CSleepDSP"]
+    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation", "TestSupport", "CSleepDSP", "CZlib"]
 )
 
 // MARK: - Package

@@ -89,10 +89,14 @@ enum AnalyzeCommand: Command {
 
         let progress = ProgressBar(
             total: parsed.flag("quiet") || parsed.flag("stereo") ? 0 : inputs.audioDuration, start: inputs.start)
+        // The report's sound-level chart: the levels the analysis measures (not collected for two sleepers).
+        let soundLevels = parsed.option(NightReportFile.option) == nil ? nil : SoundLevelCollector()
         var interruption: AnalysisInterruption?
         let results: [(channel: String?, result: AnalysisResult)]
         do {
-            results = try await analyse(parsed, inputs, alarm: alarm, progress: progress, interrupt: interrupt)
+            results = try await analyse(
+                parsed, inputs, alarm: alarm,
+                listeners: [progress as (any AudioEventListener)?, soundLevels].compactMap { $0 }, interrupt: interrupt)
         } catch let stopped as AnalysisInterruption {
             interruption = stopped
             results = try await AnalysisInterruption.partialResults()
@@ -128,7 +132,8 @@ enum AnalyzeCommand: Command {
             }
         }
         if let path = parsed.option(NightReportFile.option) {
-            try NightReportFile.write(reports, audio: inputs.audio, to: path)
+            try NightReportFile.write(
+                reports, soundLevel: parsed.flag("stereo") ? nil : soundLevels?.timeline, to: path)
         }
         await SleepCycleSdk.deinitialize()
         if let interruption { throw interruption.error(arguments: arguments, results: results) }
@@ -155,24 +160,25 @@ enum AnalyzeCommand: Command {
     ///
     /// - Throws: `AnalysisInterruption` when a signal arrives before the input ends (the sessions still run).
     private static func analyse(
-        _ parsed: ParsedArguments, _ inputs: NightInputs, alarm: SmartAlarmConfig?, progress: ProgressBar,
-        interrupt: InterruptSignal
+        _ parsed: ParsedArguments, _ inputs: NightInputs, alarm: SmartAlarmConfig?,
+        listeners: [any AudioEventListener], interrupt: InterruptSignal
     ) async throws -> [(channel: String?, result: AnalysisResult)] {
         if parsed.flag("resume") {
-            return try await resume(inputs, progress: progress, interrupt: interrupt)
+            return try await resume(inputs, listeners: listeners, interrupt: interrupt)
         } else if parsed.flag("stereo") {
             let preset = try separationPreset(parsed)
             return try await analyseStereo(inputs, separation: preset, alarm: alarm, interrupt: interrupt)
         }
-        return [(nil, try await analyseOneSleeper(inputs, alarm: alarm, progress: progress, interrupt: interrupt))]
+        return [(nil, try await analyseOneSleeper(inputs, alarm: alarm, listeners: listeners, interrupt: interrupt))]
     }
 
     private static func analyseOneSleeper(
-        _ inputs: NightInputs, alarm: SmartAlarmConfig?, progress: ProgressBar, interrupt: InterruptSignal
+        _ inputs: NightInputs, alarm: SmartAlarmConfig?, listeners: [any AudioEventListener],
+        interrupt: InterruptSignal
     ) async throws -> AnalysisResult {
         let source = inputs.makeSource()
         try await SleepCycleSdk.startAnalysis(
-            config: inputs.config, using: source, eventListeners: [progress], smartAlarmConfig: alarm)
+            config: inputs.config, using: source, eventListeners: listeners, smartAlarmConfig: alarm)
         if let signal = await interrupt.wait(for: source) { throw AnalysisInterruption(signal: signal) }
         return try await SleepCycleSdk.stopAnalysis()
     }
@@ -196,7 +202,7 @@ enum AnalyzeCommand: Command {
 
     /// Continues the sessions left in the journal on a replay of the same files.
     private static func resume(
-        _ inputs: NightInputs, progress: ProgressBar, interrupt: InterruptSignal
+        _ inputs: NightInputs, listeners: [any AudioEventListener], interrupt: InterruptSignal
     ) async throws
         -> [(channel: String?, result: AnalysisResult)]
     {
@@ -204,7 +210,7 @@ enum AnalyzeCommand: Command {
         let sessions: [ResumedSession]
         do {
             // Asked directly (not through isResumePossible), so that a damaged journal is reported as such.
-            sessions = try await SleepCycleSdk.resumeAnalysis(using: source, eventListeners: [progress])
+            sessions = try await SleepCycleSdk.resumeAnalysis(using: source, eventListeners: listeners)
         } catch SleepCycleSdkError.noResumableSession {
             throw CommandLineError(
                 kind: .failure, message: "no unfinished session to resume in the storage directory (see --storage)")

@@ -29,8 +29,7 @@ enum RecordCommand: Command {
                   --duration D             stop after D: seconds, or with a unit (90s, 45m, 8h); default: until Ctrl-C
               -o, --out FILE               also write the analysed audio (16 kHz mono) to FILE (.wav or .flac)
               -f, --format json|csv|text   output format of the final result (default text)
-                  --report FILE.html       also write the night report (one self-contained HTML page); its sound
-                                           level chart is measured from the --out recording, so needs --out
+                  --report FILE.html       also write the night report (one self-contained HTML page)
               -s, --store DIR              also save the result in the session store at DIR
                   --api-key KEY            licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation licence)
                   --storage DIR            SDK state directory (default: the XDG directories)
@@ -49,11 +48,13 @@ enum RecordCommand: Command {
         _ = try await CommandLineLicence.initialize(parsed)
         let source = LiveDataSource(device: parsed.option("device") ?? "default", maximumDuration: duration)
         let recorder = try parsed.option("out").map { try AudioRecorder(path: $0) }
+        let soundLevels = parsed.option(NightReportFile.option) == nil ? nil : SoundLevelCollector()
+        let listeners: [any AudioEventListener] = [recorder as (any AudioEventListener)?, soundLevels].compactMap { $0 }
         let live = Task { await printLiveUpdates() }
         let interrupt = InterruptSignal()
         try await SleepCycleSdk.startAnalysis(
             config: SleepAnalysisConfig(useAudio: true), using: source,
-            eventListeners: recorder.map { [$0] } ?? [])
+            eventListeners: listeners)
         FileHandle.standardError.write(Data("recording from \(parsed.option("device") ?? "default")…\n".utf8))
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await source.waitUntilFinished() }
@@ -78,8 +79,7 @@ enum RecordCommand: Command {
         default: print(AnalysisText.render(result, score: report.score))
         }
         if let path = parsed.option(NightReportFile.option) {
-            try NightReportFile.write(
-                [(nil, report)], audio: parsed.option("out").map { URL(fileURLWithPath: $0) }, to: path)
+            try NightReportFile.write([(nil, report)], soundLevel: soundLevels?.timeline, to: path)
         }
         let error = await SleepCycleSdk.dataSourceError
         await SleepCycleSdk.deinitialize()

@@ -50,7 +50,7 @@ struct NightLineChart {
                 svg += "fill=\"\(colour)\"/>\n"
             } else {
                 svg += "<polyline points=\"\(coordinates.joined(separator: " "))\" fill=\"none\" "
-                svg += "stroke=\"\(colour)\" stroke-width=\"1.5\"/>\n"
+                svg += "stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
             }
         }
         return svg + "</svg>\n"

@@ -14,8 +14,8 @@ public enum NightReportHTML {
         public var result: AnalysisResult
         /// Its sleep score (`SleepScoring.compute`); shown only when the night was staged.
         public var score: SleepScore
-        /// The recording's sound level (`SoundLevelAnalysis.analyze(file:)`), when there was audio to measure.
-        public var soundLevel: SoundLevelReport?
+        /// The sound level the analysis measured (`SoundLevelCollector`); nil when it was not collected.
+        public var soundLevel: SoundLevelTimeline?
         /// A heading for the night when a page has several (the channel of a two-sleeper recording).
         public var title: String?
 
@@ -24,10 +24,10 @@ public enum NightReportHTML {
         /// - Parameters:
         ///   - result: The session's result.
         ///   - score: Its sleep score; shown only when the night was staged.
-        ///   - soundLevel: The recording's sound level, when there was audio to measure.
+        ///   - soundLevel: The sound level the analysis measured; nil when it was not collected.
         ///   - title: A heading for the night when a page has several.
         public init(
-            result: AnalysisResult, score: SleepScore, soundLevel: SoundLevelReport? = nil, title: String? = nil
+            result: AnalysisResult, score: SleepScore, soundLevel: SoundLevelTimeline? = nil, title: String? = nil
         ) {
             self.result = result
             self.score = score

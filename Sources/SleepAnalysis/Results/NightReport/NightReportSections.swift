@@ -67,10 +67,10 @@ struct NightReportSections {
     private var snoring: String {
         let sessions = result.statistics?.snoreSessions ?? []
         let snores = result.events.filter { $0.type == .snoring }
-        var body =
-            "<p>\(snores.count) snoring event(s), "
-            + "\(escape(NightReportFacts.duration(snores.reduce(0) { $0 + $1.interval.duration }))) in all"
-        body += sessions.isEmpty ? ".</p>\n" : ", in \(sessions.count) session(s):</p>\n"
+        let total = NightReportFacts.statistics(result).first { $0.label == "Snoring" }?.value
+        var body = "<p>\(snores.count) snoring event(s)"
+        body += total.map { "; snoring time \(escape($0))" } ?? ""
+        body += sessions.isEmpty ? ".</p>\n" : ":</p>\n"
         if !sessions.isEmpty {
             body += "<table>\n<tr><th>From</th><th>To</th><th>Snores</th><th>Snoring time</th></tr>\n"
             for session in sessions {
@@ -92,15 +92,19 @@ struct NightReportSections {
     }
 
     private var soundLevel: String {
-        guard let report = night.soundLevel else {
+        guard let timeline = night.soundLevel, let leq = timeline.leq else {
             return section(
-                "sound-level", "Sound level", "<p>Not measured: the night had no audio file to measure.</p>\n")
+                "sound-level", "Sound level",
+                "<p>Not measured: no audio was analysed, or the levels were not collected for this night.</p>\n")
         }
-        let chart = NightLineChart(axisTitle: "dB SPL (A), per minute", colour: "#6e5494").render(
-            SoundLevelTimeline.points(report, from: result.startTime), over: result)
+        let points = timeline.minutes.map {
+            NightLineChart.Point(time: $0.start.addingTimeInterval(30), value: $0.leq)
+        }
+        let chart = NightLineChart(axisTitle: "dB SPL (A), per minute", colour: "#6e5494").render(points, over: result)
+        let levels = timeline.minutes.map(\.leq)
         let text = String(
-            format: "LAeq %.1f dB SPL over the night; quietest second %.1f, loudest %.1f (calibration: dBFS + %.0f dB)",
-            report.leq, report.min, report.max, report.calibrationOffsetDb)
+            format: "LAeq %.1f dB SPL over %d measured minute(s); quietest minute %.1f, loudest %.1f", leq,
+            levels.count, levels.min() ?? leq, levels.max() ?? leq)
         return section("sound-level", "Sound level", "<p>\(escape(text))</p>\n" + (chart ?? ""))
     }
 
