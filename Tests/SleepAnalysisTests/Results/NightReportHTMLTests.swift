@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+
+@testable import SleepAnalysis
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The HTML night report escapes what it quotes, says why a score or the sound level is missing, flags staging
+/// that is not validated, keeps two nights' section ids apart, and its charts are well-formed SVG.
+final class NightReportHTMLTests: XCTestCase {
+    private let start = Date(timeIntervalSince1970: 1_796_166_000)  // 2026-12-01T23:00:00Z
+
+    private func night(staged: Bool, basis: StagingBasis.Mode?, warning: String? = nil) -> AnalysisResult {
+        let end = start.addingTimeInterval(3600)
+        let id = UUID()
+        var predictions: [SleepStagePrediction] = []
+        for index in 0..<120 {
+            let awake = index < 40
+            let probabilities = SleepStageProbabilities(
+                awake: awake ? 0.7 : 0.1, rem: 0.1, light: awake ? 0.1 : 0.7, deep: 0.1)
+            let epoch = DateInterval(start: start.addingTimeInterval(Double(index) * 30), duration: 30)
+            predictions.append(
+                SleepStagePrediction(stage: awake ? .awake : .light, interval: epoch, probabilities: probabilities))
+        }
+        let intervals = [
+            SleepStageInterval(stage: .awake, interval: DateInterval(start: start, duration: 1200)),
+            SleepStageInterval(
+                stage: .light, interval: DateInterval(start: start.addingTimeInterval(1200), duration: 2400)),
+        ]
+        let rates = (1...50).map {
+            BreathingRate(timestamp: start.addingTimeInterval(Double($0) * 60), bpm: 14, confidence: 0.8, sessionId: id)
+        }
+        let snore = Event(
+            type: .snoring, interval: DateInterval(start: start.addingTimeInterval(1800), duration: 4),
+            probability: 0.9, source: .audio, sessionId: id)
+        return AnalysisResult(
+            sessionId: id, startTime: start, endTime: end, timeZone: TimeZone(identifier: "Europe/Stockholm") ?? .gmt,
+            events: [snore], breathingRates: rates, sleepStageIntervals: staged ? intervals : [],
+            sleepStagePredictions: staged ? predictions : [],
+            statistics: staged ? SleepStatistics(totalSleepDuration: 2400, timeInBed: 3600) : nil,
+            warnings: warning.map { [AnalysisWarning(kind: .lowSampleRate, message: $0)] } ?? [],
+            stagingBasis: basis.map { StagingBasis(mode: $0) })
+    }
+
+    func test_quoted_text_is_escaped_and_an_unstaged_night_says_why_it_has_no_score() {
+        let result = night(staged: false, basis: nil, warning: "<script>alert('x')</script> & \"more\"")
+        let html = NightReportHTML.render([
+            NightReportHTML.Night(result: result, score: SleepScoring.compute(result: result))
+        ])
+        XCTAssertFalse(html.contains("<script"), html)
+        XCTAssertTrue(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;more&quot;"), html)
+        XCTAssertTrue(html.contains("No score: the night was not staged"), html)
+        XCTAssertFalse(html.contains("/ 100</p>"), "no number is shown for an unstaged night")
+        XCTAssertTrue(html.contains("<section id=\"sound-level\">\n<h2>Sound level</h2>\n<p>Not measured"), html)
+    }
+
+    func test_a_sound_only_night_is_flagged_as_not_validated_and_a_staged_one_is_scored() {
+        let result = night(staged: true, basis: .soundOnly)
+        let html = NightReportHTML.render([
+            NightReportHTML.Night(result: result, score: SleepScoring.compute(result: result))
+        ])
+        XCTAssertTrue(
+            html.contains(
+                "<section id=\"staging-basis\" class=\"notice\">\n<h2>Staged from</h2>\n"
+                    + "<p>sound only (not validated against polysomnography)</p>"), html)
+        XCTAssertTrue(html.contains("/ 100</p>"), html)
+        XCTAssertTrue(html.contains("Night of 2026-12-02"), "the date is the session's own zone's: \(html)")
+    }
+
+    func test_two_nights_on_one_page_keep_their_section_ids_apart_and_every_chart_is_well_formed_svg() throws {
+        let result = night(staged: true, basis: .activity)
+        let collector = SoundLevelCollector()
+        for minute in 0..<60 {
+            collector.onAudioAnalysisBatchCompleted(
+                sessionId: result.sessionId, audioSamples: [], audioSampleRate: 16_000,
+                audioStartTime: start.addingTimeInterval(Double(minute) * 60),
+                audioEndTime: start.addingTimeInterval(Double(minute + 1) * 60), audioProbability: [:],
+                eventsStarted: [], eventsEnded: [], dbSpl: [40, Float(40 + minute % 10)])
+        }
+        let nights = ["primary", "secondary"].map {
+            NightReportHTML.Night(
+                result: result, score: SleepScoring.compute(result: result), soundLevel: collector.timeline, title: $0)
+        }
+        let html = NightReportHTML.render(nights)
+        let ids = html.components(separatedBy: " id=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        XCTAssertEqual(Set(ids).count, ids.count, "ids are unique: \(ids)")
+        XCTAssertTrue(ids.contains("primary-hypnogram") && ids.contains("secondary-sound-level"), "\(ids)")
+        let charts = html.components(separatedBy: "<svg").dropFirst().map {
+            "<svg" + $0.components(separatedBy: "</svg>")[0] + "</svg>"
+        }
+        XCTAssertEqual(charts.count, 10, "hypnogram, probabilities, events, breathing and sound level, twice")
+        for chart in charts {
+            let parser = XMLParser(data: Data(chart.utf8))
+            XCTAssertTrue(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? ""): \(chart.prefix(300))")
+        }
+    }
+
+    func test_the_sound_level_collector_keeps_the_energy_mean_of_each_clock_minute() {
+        let collector = SoundLevelCollector()
+        let id = UUID()
+        // 23:00:00–23:01:30: three 30-s batches, two frames each; the third falls in the next minute.
+        for (index, levels) in [[60, 60], [70, 70], [50, 50]].enumerated() {
+            collector.onAudioAnalysisBatchCompleted(
+                sessionId: id, audioSamples: [], audioSampleRate: 16_000,
+                audioStartTime: start.addingTimeInterval(Double(index) * 30),
+                audioEndTime: start.addingTimeInterval(Double(index + 1) * 30), audioProbability: [:],
+                eventsStarted: [], eventsEnded: [], dbSpl: levels.map(Float.init))
+        }
+        let minutes = collector.timeline.minutes
+        XCTAssertEqual(minutes.map(\.start), [start, start.addingTimeInterval(60)])
+        XCTAssertEqual(minutes.map(\.frameCount), [4, 2])
+        XCTAssertEqual(minutes[0].leq, 10 * log10((2e6 + 2e7) / 4), accuracy: 1e-9)
+        XCTAssertEqual(minutes[1].leq, 50, accuracy: 1e-9)
+        XCTAssertEqual(collector.timeline.leq ?? 0, 10 * log10((2e6 + 2e7 + 2e5) / 6), accuracy: 1e-9)
+    }
+}
