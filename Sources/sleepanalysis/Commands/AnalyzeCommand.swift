@@ -18,7 +18,7 @@ enum AnalyzeCommand: Command {
             "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace", "out-dir", "timezone",
             NightReportFile.option,
         ],
-        flags: ["stereo", "quiet", "resume", "no-store"],
+        flags: ["stereo", "quiet", "resume", "no-store", "split-nights"],
         shortNames: ["f": "format", "q": "quiet", "s": "store", "o": "out-dir"],
         positionals: ["AUDIO"],
         usage: """
@@ -34,6 +34,9 @@ enum AnalyzeCommand: Command {
                                             without one (2026-12-01 23:00:00); without it they are an error
                   --start ISO8601           when the recording began (default: the audio file's modification time
                                             minus its duration)
+                  --split-nights            AUDIO is -, the sensor files span several days: analyse each day's
+                                            longest rest period (noon to noon in --timezone, else the local zone)
+                                            as a night of its own, each printed, reported and stored
                   --stereo                  two sleepers, one microphone each (channel 1 primary, 2 secondary)
                   --preset NAME             channel separation with --stereo: bedSideMics (default), centeredMicArray,
                                             detectionStrengthOnly
@@ -79,6 +82,14 @@ enum AnalyzeCommand: Command {
             throw CommandLineError.usage("--out-dir writes CSV tables: use it with --format csv")
         }
         let inputs = try NightInputs(parsed)
+        if parsed.flag("split-nights") {
+            for other in ["stereo", "resume"] where parsed.flag(other) {
+                throw CommandLineError.usage("--split-nights analyses sensor files night by night: not with --\(other)")
+            }
+            guard parsed.option("wakeup-window") == nil else {
+                throw CommandLineError.usage("--split-nights: a smart alarm window belongs to one night")
+            }
+        }
         try inputs.stateAccelerometerUnit()
         let alarm = try parsed.option("wakeup-window").map {
             SmartAlarmConfig(wakeupWindow: try DateInterval(iso8601Interval: $0))
@@ -163,7 +174,9 @@ enum AnalyzeCommand: Command {
         _ parsed: ParsedArguments, _ inputs: NightInputs, alarm: SmartAlarmConfig?,
         listeners: [any AudioEventListener], interrupt: InterruptSignal
     ) async throws -> [(channel: String?, result: AnalysisResult)] {
-        if parsed.flag("resume") {
+        if parsed.flag("split-nights") {
+            return try await analyseNights(inputs, listeners: listeners, interrupt: interrupt)
+        } else if parsed.flag("resume") {
             return try await resume(inputs, listeners: listeners, interrupt: interrupt)
         } else if parsed.flag("stereo") {
             let preset = try separationPreset(parsed)
@@ -181,6 +194,22 @@ enum AnalyzeCommand: Command {
             config: inputs.config, using: source, eventListeners: listeners, smartAlarmConfig: alarm)
         if let signal = await interrupt.wait(for: source) { throw AnalysisInterruption(signal: signal) }
         return try await SleepCycleSdk.stopAnalysis()
+    }
+
+    /// Each night of a multi-day recording as a session of its own, named by its date.
+    private static func analyseNights(
+        _ inputs: NightInputs, listeners: [any AudioEventListener], interrupt: InterruptSignal
+    ) async throws -> [(channel: String?, result: AnalysisResult)] {
+        let splitting = try NightSplitting(inputs)
+        defer { splitting.removeFiles() }
+        splitting.announce()
+        var results: [(channel: String?, result: AnalysisResult)] = []
+        for night in splitting.nights {
+            let result = try await analyseOneSleeper(
+                night.inputs, alarm: nil, listeners: listeners, interrupt: interrupt)
+            results.append((night.name, result))
+        }
+        return results
     }
 
     private static func analyseStereo(

@@ -47,6 +47,27 @@ struct NightInputs {
         }
     }
 
+    private init(
+        audio: URL?, accelerometer: URL?, heartRate: URL?, activityCounts: URL?, start: Date,
+        audioDuration: TimeInterval, pace: ReplayPace, sensorTimeZone: TimeZone?
+    ) {
+        self.audio = audio
+        self.accelerometer = accelerometer
+        self.heartRate = heartRate
+        self.activityCounts = activityCounts
+        self.start = start
+        self.audioDuration = audioDuration
+        self.pace = pace
+        self.sensorTimeZone = sensorTimeZone
+    }
+
+    /// One night of a split recording (`NightSplitting`): its own sensor files, starting at `start`.
+    func night(start: Date, accelerometer: URL, heartRate: URL?) -> NightInputs {
+        NightInputs(
+            audio: nil, accelerometer: accelerometer, heartRate: heartRate, activityCounts: nil, start: start,
+            audioDuration: 0, pace: pace, sensorTimeZone: sensorTimeZone)
+    }
+
     /// The sensors the session uses.
     var config: SleepAnalysisConfig {
         SleepAnalysisConfig(

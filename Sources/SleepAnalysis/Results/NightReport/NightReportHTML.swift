@@ -62,10 +62,15 @@ public enum NightReportHTML {
             """
         for night in nights {
             html +=
-                NightReportSections(night: night, idPrefix: nights.count > 1 ? (night.title ?? "night") + "-" : "")
+                NightReportSections(night: night, idPrefix: nights.count > 1 ? idPrefix(night.title) : "")
                 .html
         }
         html += "<footer class=\"note\">Written by SleepAnalysis; everything on this page is in this file.</footer>\n"
         return html + "</main>\n</body>\n</html>\n"
+    }
+
+    /// `primary-`: a night's title as the start of its section ids (letters and digits kept, the rest `-`).
+    private static func idPrefix(_ title: String?) -> String {
+        String((title ?? "night").map { $0.isLetter || $0.isNumber ? $0 : "-" }) + "-"
     }
 }

@@ -41,7 +41,7 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
     let reason: Reason
 
     /// The error as the SDK reports it.
-    var sdkError: SleepCycleSdkError { .invalidInput(description) }
+    package var sdkError: SleepCycleSdkError { .invalidInput(description) }
 
     /// `path:line: reason`, for logs and users.
     package var description: String {
