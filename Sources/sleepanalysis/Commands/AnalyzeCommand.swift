@@ -7,6 +7,8 @@ import SleepAnalysis
 /// `startAnalysis` or the multi-channel calls, `waitUntilFinished`, `stopAnalysis`). Output: JSON (see
 /// `AnalysisReport`; with `--stereo`, `{"primary": …, "secondary": …}`), CSV (epochs, then events; with
 /// `--out-dir`, one file per table: `AnalysisCSV`) or text; `--report FILE` also writes the HTML night report.
+/// With `--split-nights` (`NightSplitting`) each night of a multi-day sensor file is a session of its own, named by
+/// its date (the JSON keys, the text headings, the report's sections).
 enum AnalyzeCommand: Command {
     static let name = "analyze"
     static let summary = "analyse a recorded night (audio and/or sensor files) and print the result"
