@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soak: NIGHTS short nights (2, 3, 4 and 5 minutes cut from the demo night) through WORKERS workers on a throw-away
-# cluster, a random worker killed with SIGKILL every KILL_SECONDS on average (0.5 s to twice that) and restarted at
-# once. At the end it checks that every job is done with exactly one result and one night in its subject's session
+# cluster, a random worker killed with SIGKILL every KILL_SECONDS on average (0.5 s to twice that; 0 for none) and
+# restarted at once. At the end it checks that every job is done with exactly one result and one night in its subject's session
 # store, that every result of a clip is the same (session ids aside), and that the results equal the uninterrupted
 # single-process analysis (`analyze`) of their clips, for every clip and SAMPLE random jobs. Exit 0 when all hold.
 #   swift build -c release --product sleepanalysis && Tools/postgres/soak.sh [NIGHTS] [WORKERS] [KILL_SECONDS] [SAMPLE]
@@ -57,7 +57,7 @@ generation=0
 start_worker() {
     generation=$((generation + 1))
     local name="w$1-$generation"
-    "$tool" worker --name "$name" --lease-seconds 3 --poll-seconds 0.5 --log-level warning \
+    "$tool" worker --name "$name" --lease-seconds 3 --poll-seconds 0.5 --log-level info \
         --storage "$work/storage/$name" 2>>"$work/workers.log" >/dev/null &
     pids[$1]=$!
 }
@@ -65,16 +65,22 @@ for k in $(seq 0 $((workers - 1))); do start_worker "$k"; done
 
 began=$(date +%s.%N)
 kills=0
+# The pause before the next kill: 0.5 s to twice KILL_SECONDS (KILL_SECONDS 0: no kills).
+pause() { awk -v r="$RANDOM" -v k="$kill_seconds" 'BEGIN { printf "%.2f", 0.5 + r / 32767 * (2 * k - 0.5) }'; }
+next_kill=$(awk -v now="$(date +%s.%N)" -v p="$(pause)" 'BEGIN { printf "%.2f", now + p }')
 while [ "$(sql "SELECT count(*) FROM night_jobs WHERE state IN ('done', 'failed', 'cancelled')")" -lt "$nights" ]; do
-    sleep "$(awk -v r="$RANDOM" -v k="$kill_seconds" 'BEGIN { printf "%.2f", 0.5 + r / 32767 * (2 * k - 0.5) }')"
-    victim=$((RANDOM % workers))
-    if kill -KILL "${pids[$victim]}" 2>/dev/null; then kills=$((kills + 1)); fi
-    wait "${pids[$victim]}" 2>/dev/null || true
-    start_worker "$victim"
-    # A worker that stopped by itself is a failure of the soak, but it is restarted so the count can finish.
+    sleep 0.5
+    if [ "$kill_seconds" != 0 ] && awk -v now="$(date +%s.%N)" -v at="$next_kill" 'BEGIN { exit !(now >= at) }'; then
+        victim=$((RANDOM % workers))
+        if kill -KILL "${pids[$victim]}" 2>/dev/null; then kills=$((kills + 1)); fi
+        wait "${pids[$victim]}" 2>/dev/null || true
+        start_worker "$victim"
+        next_kill=$(awk -v now="$(date +%s.%N)" -v p="$(pause)" 'BEGIN { printf "%.2f", now + p }')
+    fi
+    # A worker that stopped by itself is reported, and restarted so the count can finish.
     for k in $(seq 0 $((workers - 1))); do
         if ! kill -0 "${pids[$k]}" 2>/dev/null; then
-            echo "worker $k had stopped by itself (see below)" >&2
+            echo "worker $k had stopped by itself (its log is printed at the end)" >&2
             start_worker "$k"
         fi
     done
@@ -134,4 +140,5 @@ if [ "$failures" -ne 0 ]; then
     tail -n 40 "$work/workers.log" >&2
     exit 1
 fi
-grep -v '^$' "$work/workers.log" | sort | uniq -c | sort -rn | head -n 5 | sed 's/^/worker log: /' || true
+echo "taken over from a killed worker: $(sql "SELECT count(*) FROM night_jobs WHERE attempts > 1") jobs, of which" \
+    "$(grep -c 'resuming after' "$work/workers.log" || true) resumed from a checkpoint (the others had none yet)"
