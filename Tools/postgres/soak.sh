@@ -4,7 +4,9 @@
 # restarted at once. At the end it checks that every job is done with exactly one result and one night in its subject's session
 # store, that every result of a clip is the same (session ids aside), and that the results equal the uninterrupted
 # single-process analysis (`analyze`) of their clips, for every clip and SAMPLE random jobs. Exit 0 when all hold.
-#   swift build -c release --product sleepanalysis && Tools/postgres/soak.sh [NIGHTS] [WORKERS] [KILL_SECONDS] [SAMPLE]
+#   swift build -c release --product sleepanalysis && Tools/postgres/soak.sh [NIGHTS] [WORKERS] [KILL_SECONDS] [SAMPLE] [PACE]
+# PACE (e.g. 30: thirty times real time) slows the workers so that kills land mid-night and the nights taken over
+# resume from their checkpoints; by default they analyse as fast as possible.
 # SLEEPANALYSIS_TOOL selects another build of the tool (e.g. .build/debug/sleepanalysis). Needs python3 with
 # soundfile (Tools/requirements.txt) to cut the clips, jq and psql.
 set -euo pipefail
@@ -13,6 +15,7 @@ nights="${1:-1000}"
 workers="${2:-3}"
 kill_seconds="${3:-5}"
 sample="${4:-20}"
+pace="${5:-}"
 tool="${SLEEPANALYSIS_TOOL:-.build/release/sleepanalysis}"
 [ -x "$tool" ] || { echo "build it first: swift build -c release --product sleepanalysis" >&2; exit 64; }
 for needed in jq psql python3; do
@@ -20,7 +23,7 @@ for needed in jq psql python3; do
 done
 
 if [ -z "${SLEEPANALYSIS_TEST_DATABASE_URL:-}" ]; then
-    exec Tools/postgres/with-test-cluster.sh "$0" "$nights" "$workers" "$kill_seconds" "$sample"
+    exec Tools/postgres/with-test-cluster.sh "$0" "$nights" "$workers" "$kill_seconds" "$sample" ${pace:+"$pace"}
 fi
 export SLEEPANALYSIS_DATABASE_URL="$SLEEPANALYSIS_TEST_DATABASE_URL"
 tool="$(cd "$(dirname "$tool")" && pwd)/$(basename "$tool")"
@@ -57,7 +60,7 @@ generation=0
 start_worker() {
     generation=$((generation + 1))
     local name="w$1-$generation"
-    "$tool" worker --name "$name" --lease-seconds 3 --poll-seconds 0.5 --log-level info \
+    "$tool" worker --name "$name" --lease-seconds 3 --poll-seconds 0.5 --log-level info ${pace:+--pace "$pace"} \
         --storage "$work/storage/$name" 2>>"$work/workers.log" >/dev/null &
     pids[$1]=$!
 }
@@ -94,7 +97,7 @@ failures=0
 check() { # check NAME EXPECTED ACTUAL
     if [ "$2" = "$3" ]; then echo "ok    $1: $3"; else echo "FAIL  $1: expected $2, got $3"; failures=$((failures + 1)); fi
 }
-echo "soak: $nights nights (2-5 min) through $workers workers, $kills workers killed with SIGKILL"
+echo "soak: $nights nights (2-5 min) through $workers workers${pace:+ at pace $pace}, $kills workers killed with SIGKILL"
 check "jobs done" "$nights" "$(sql "SELECT count(*) FROM night_jobs WHERE state = 'done'")"
 check "results (one per job)" "$nights $nights" "$(sql "SELECT count(*) || ' ' || count(DISTINCT job_id) FROM night_results")"
 check "nights in the session store" "$nights" "$(sql "
