@@ -143,5 +143,6 @@ if [ "$failures" -ne 0 ]; then
     tail -n 40 "$work/workers.log" >&2
     exit 1
 fi
-echo "taken over from a killed worker: $(sql "SELECT count(*) FROM night_jobs WHERE attempts > 1") jobs, of which" \
-    "$(grep -c 'resuming after' "$work/workers.log" || true) resumed from a checkpoint (the others had none yet)"
+echo "taken over from a killed worker: $(sql "SELECT count(*) FROM night_jobs WHERE attempts > 1") jobs;" \
+    "$(grep -c 'resuming after' "$work/workers.log" || true) takeovers resumed from a checkpoint (a job may be" \
+    "taken over more than once; a night killed before its first checkpoint starts again)"
