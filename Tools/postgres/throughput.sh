@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Queue throughput on this machine: submits NIGHTS copies of the 30-minute demo night to a throw-away cluster, runs
 # one release-built worker with --concurrency C until the queue is empty, and prints nights per hour and the speed
-# in multiples of real time.
+# in multiples of real time, and the database's size per night.
 #   swift build -c release --product sleepanalysis && Tools/postgres/throughput.sh [NIGHTS] [CONCURRENCY]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,6 +22,14 @@ start=$(date +%s.%N)
 "$tool" worker --exit-when-idle --concurrency "$concurrency" --log-level warning
 end=$(date +%s.%N)
 "$tool" queue status
+# What the nights take in the database: the queue's tables and the session store's, per night.
+psql "$SLEEPANALYSIS_DATABASE_URL" -X -q -A -t -c "SELECT 'database per night: ' || pg_size_pretty(
+    (pg_total_relation_size('night_jobs') + pg_total_relation_size('night_results')
+    + pg_total_relation_size('night_checkpoints') + pg_total_relation_size('session_nights')
+    + pg_total_relation_size('session_stage_samples') + pg_total_relation_size('session_tombstones')
+    + pg_total_relation_size('session_store_subjects')) / $nights) || ' (results ' || pg_size_pretty(
+    pg_total_relation_size('night_results') / $nights) || ', session store ' || pg_size_pretty(
+    (pg_total_relation_size('session_nights') + pg_total_relation_size('session_stage_samples')) / $nights) || ')'"
 awk -v n="$nights" -v s="$start" -v e="$end" -v c="$concurrency" 'BEGIN {
     t = e - s
     printf "%d nights of 30 min, concurrency %d: %.1f s, %.0f nights/hour, %.0fx real time\n", n, c, t, n * 3600 / t, n * 1800 / t

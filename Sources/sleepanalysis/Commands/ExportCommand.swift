@@ -1,29 +1,29 @@
 import Foundation
 import SleepAnalysis
 
-/// `sleepanalysis export --healthkit [--store DIR] [--session ID] [--from DATE] [--to DATE] [--format json|csv]`:
+/// `sleepanalysis export --healthkit [--store DIR | --database URL --subject ID] [--session ID] [--from DATE] [--to DATE] [--format json|csv]`:
 /// the stored nights as HealthKit sleep-analysis samples (one `inBed` per night, then one per stage run).
 ///
 /// JSON output: an array of `{"sessionId", "value", "valueName", "startDate", "endDate", "timeZone"}` (values are
 /// HealthKit's: inBed 0, asleepUnspecified 1, awake 2, asleepCore 3, asleepDeep 4, asleepREM 5). CSV: the header
 /// `session_id,value,value_name,start_date,end_date,time_zone`, then one line per sample. A night whose stored
-/// bytes do not decode is left out with a warning on standard error. The store is opened read-only.
+/// bytes do not decode is left out with a warning on standard error. The SQLite store is opened read-only; with
+/// `--database`/`--subject` the nights come from the subject's PostgreSQL session store (where workers save them).
 enum ExportCommand: Command {
     static let name = "export"
     static let summary = "export stored nights (--healthkit: HealthKit sleep-analysis samples)"
     /// What it accepts: its specification.
     static var syntax: CommandSyntax { .options(specification) }
     static let specification = ArgumentSpecification(
-        options: DateRangeArguments.options.union([StoreDirectoryArgument.option, "session", "format"]),
+        options: DateRangeArguments.options.union(StoreDirectoryArgument.readingOptions).union(["session", "format"]),
         flags: ["healthkit"],
         shortNames: ["s": "store", "f": "format"],
         usage: """
-            usage: sleepanalysis export --healthkit [--store DIR] [--session ID] [--from DATE] [--to DATE]
-                                        [--format json|csv]
+            usage: sleepanalysis export --healthkit [--store DIR | --database URL --subject ID] [--session ID]
+                                        [--from DATE] [--to DATE] [--format json|csv]
 
                   --healthkit          export HealthKit sleep-analysis category samples
-              -s, --store DIR          the session store (default $XDG_DATA_HOME/sleepanalysis, else
-                                       ~/.local/share/sleepanalysis)
+            \(StoreDirectoryArgument.readingUsageLines)
                   --session ID         only this session (default: every night in the range)
                   --from DATE          only nights that end after DATE (ISO 8601 day or time)
                   --to DATE            only nights that start before DATE (a day: its end)

@@ -1,27 +1,28 @@
 import Foundation
 import SleepAnalysis
 
-/// `sleepanalysis history [--store DIR] [--from DATE] [--to DATE] [--format json|text]`: the nights in the session
+/// `sleepanalysis history [--store DIR | --database URL --subject ID] [--from DATE] [--to DATE] [--format json|text]`: the nights in the session
 /// store that overlap a date range, earliest first.
 ///
 /// JSON output (keys sorted): `{"nights": [...]}`, each night with `sessionId`, `startTime`, `endTime` (ISO 8601
 /// UTC), `timeZone` (identifier), `timeInBed`, `totalSleepDuration`, `sleepOnsetLatency`, `wakeAfterSleepOnset`,
 /// `snoreTime` (seconds), `sleepEfficiency` (0...1), `numberOfAwakenings`, `eventCount`, `snoringEventCount`,
 /// `meanBreathingRate` (breaths per minute); a figure the night lacks is omitted. A night whose stored bytes do not
-/// decode is left out with a warning on standard error naming it and why. The store is opened read-only.
+/// decode is left out with a warning on standard error naming it and why. The SQLite store is opened read-only; with
+/// `--database`/`--subject` the nights come from the subject's PostgreSQL session store (where workers save them).
 enum HistoryCommand: Command {
     static let name = "history"
     static let summary = "list the nights in the session store"
     /// What it accepts: its specification.
     static var syntax: CommandSyntax { .options(specification) }
     static let specification = ArgumentSpecification(
-        options: DateRangeArguments.options.union([StoreDirectoryArgument.option, "format"]),
+        options: DateRangeArguments.options.union(StoreDirectoryArgument.readingOptions).union(["format"]),
         shortNames: ["s": "store", "f": "format"],
         usage: """
-            usage: sleepanalysis history [--store DIR] [--from DATE] [--to DATE] [--format json|text]
+            usage: sleepanalysis history [--store DIR | --database URL --subject ID] [--from DATE] [--to DATE]
+                                         [--format json|text]
 
-              -s, --store DIR          the session store (default $XDG_DATA_HOME/sleepanalysis, else
-                                       ~/.local/share/sleepanalysis)
+            \(StoreDirectoryArgument.readingUsageLines)
                   --from DATE          only nights that end after DATE (ISO 8601 day or time)
                   --to DATE            only nights that start before DATE (a day: its end)
               -f, --format json|text   output format (default text)

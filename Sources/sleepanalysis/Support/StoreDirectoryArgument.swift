@@ -1,10 +1,24 @@
 import Foundation
 import SleepAnalysis
 
-/// The `--store DIR` option of the store commands, with the default the SDK uses.
+/// The `--store DIR` option of the store commands, with the default the SDK uses, and the PostgreSQL session store
+/// the reading commands (`history`, `export`) open instead with `--database URL` or `--subject ID`.
 enum StoreDirectoryArgument {
     /// The option name, for `ArgumentSpecification.options`.
     static let option = "store"
+    /// The options of a reading command: `--store DIR`, or `--database URL` and `--subject ID`.
+    static let readingOptions: Set<String> = [option, DatabaseArgument.option, subjectOption]
+    /// The subject option's name.
+    static let subjectOption = "subject"
+    /// The reading options' lines in usage texts.
+    static let readingUsageLines = """
+          -s, --store DIR          the session store (default $XDG_DATA_HOME/sleepanalysis, else
+                                   ~/.local/share/sleepanalysis)
+              --database URL       read the PostgreSQL session store instead (fleet nights; default
+                                   $SLEEPANALYSIS_DATABASE_URL, else libpq's PG* variables and ~/.pgpass)
+              --subject ID         whose nights, in the PostgreSQL store (required with it; alone, it
+                                   reads the store at $SLEEPANALYSIS_DATABASE_URL)
+        """
 
     /// The store directory: `--store DIR` if given, else the default.
     ///
@@ -38,6 +52,7 @@ enum StoreDirectoryArgument {
     /// - Returns: The store.
     /// - Throws: `CommandLineError` when no store exists there; `SleepCycleSdkError` when it cannot be opened.
     static func openExisting(_ parsed: ParsedArguments) throws -> SessionStore {
+        if let store = try openPostgreSQL(parsed) { return store }
         let directory = directory(parsed)
         let file = directory.appendingPathComponent(SessionStore.fileName)
         guard FileManager.default.fileExists(atPath: file.path) else {
@@ -45,5 +60,26 @@ enum StoreDirectoryArgument {
                 kind: .failure, message: "no session store at \(directory.path) (use --store DIR)", usage: nil)
         }
         return try SessionStore(readingFrom: directory)
+    }
+
+    /// Opens the PostgreSQL session store of `--subject ID` when `--database URL` or `--subject ID` is given (the
+    /// address from `--database`, else `$SLEEPANALYSIS_DATABASE_URL`, else libpq's defaults).
+    ///
+    /// - Parameter parsed: The parsed command line.
+    /// - Returns: The store, or nil when neither option is given (the SQLite store is meant).
+    /// - Throws: A usage `CommandLineError` for `--database` without `--subject` or with `--store`;
+    ///   `SleepCycleSdkError.storageFailure` when the database cannot be reached (the message shows no password).
+    private static func openPostgreSQL(_ parsed: ParsedArguments) throws -> SessionStore? {
+        let database = parsed.option(DatabaseArgument.option)
+        let subject = parsed.option(subjectOption)
+        guard database != nil || subject != nil else { return nil }
+        guard parsed.option(option) == nil else {
+            throw CommandLineError.usage("choose --store DIR or --database URL, not both", usage: parsed.usage)
+        }
+        guard let subject, !subject.isEmpty else {
+            throw CommandLineError.usage(
+                "--database needs --subject ID: the PostgreSQL store keeps each subject's nights", usage: parsed.usage)
+        }
+        return try SessionStore(address: PostgresAddress.resolve(database), subject: subject)
     }
 }

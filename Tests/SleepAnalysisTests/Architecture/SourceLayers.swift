@@ -29,6 +29,7 @@ enum SourceLayers {
         "Pipeline",
         "Persistence",
         "Persistence/PostgreSQL",
+        "Persistence/SessionStorePostgreSQL",
         "Persistence/NightQueue",
         "Telemetry",
         "Licensing",

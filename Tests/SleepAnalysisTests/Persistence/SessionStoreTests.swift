@@ -2,26 +2,36 @@ import XCTest
 
 @testable import SleepAnalysis
 
-final class SessionStoreTests: XCTestCase {
+/// The session store's behaviour, on the embedded SQLite backend; `PostgresSessionStoreTests` runs every test
+/// here again on PostgreSQL by overriding `makeStore()` and `reopened(_:)`.
+class SessionStoreTests: XCTestCase {
     private typealias Fixtures = SessionStoreFixtures
 
-    private func makeStore() throws -> (SessionStore, URL) {
-        let directory = try makeTemporaryDirectory(self).appendingPathComponent("store")
-        return (try SessionStore(directory: directory), directory)
+    /// A new, empty store.
+    func makeStore() throws -> SessionStore {
+        try SessionStore(directory: try makeTemporaryDirectory(self).appendingPathComponent("store"))
+    }
+
+    /// The same store opened again (a new instance, as another process would).
+    func reopened(_ store: SessionStore) throws -> SessionStore {
+        try SessionStore(directory: try XCTUnwrap(store.directory))
     }
 
     func test_save_then_result_roundTrips_the_whole_night_after_reopen() throws {
-        let (store, directory) = try makeStore()
+        let store = try makeStore()
         let night = Fixtures.night(startingHoursAfter: 22)
         try store.save(night)
-        let reopened = try SessionStore(directory: directory)
+        let reopened = try reopened(store)
         XCTAssertEqual(try reopened.result(sessionId: night.sessionId), night)
         XCTAssertNil(try reopened.result(sessionId: UUID()))
-        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent("sessions.sqlite").path))
+        if let directory = store.directory {
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: directory.appendingPathComponent("sessions.sqlite").path))
+        }
     }
 
     func test_save_is_an_upsert_by_sessionId() throws {
-        let (store, _) = try makeStore()
+        let store = try makeStore()
         var night = Fixtures.night(startingHoursAfter: 22)
         try store.save(night)
         let deep = SleepStageInterval(stage: .deep, interval: DateInterval(start: night.startTime, duration: 60))
@@ -36,7 +46,7 @@ final class SessionStoreTests: XCTestCase {
 
     func test_nights_in_range_returns_nights_overlapping_it_in_start_order() throws {
         // Given nights starting at 22:00 on three days (each 6 minutes long)
-        let (store, _) = try makeStore()
+        let store = try makeStore()
         let day1 = Fixtures.night(startingHoursAfter: 22)
         let day2 = Fixtures.night(startingHoursAfter: 46)
         let day3 = Fixtures.night(startingHoursAfter: 70)
@@ -62,7 +72,7 @@ final class SessionStoreTests: XCTestCase {
     }
 
     func test_stageSamples_in_range_are_whole_samples_overlapping_it() throws {
-        let (store, _) = try makeStore()
+        let store = try makeStore()
         let night = Fixtures.night(startingHoursAfter: 22)
         try store.save(night)
         // The deep run is epochs 6..<10 (180 s ... 300 s); ask for 200 s ... 330 s
@@ -77,7 +87,7 @@ final class SessionStoreTests: XCTestCase {
 
     func test_changes_since_anchor_returns_only_what_is_new_or_deleted() throws {
         // Given two saved nights and the anchor after them
-        let (store, directory) = try makeStore()
+        let store = try makeStore()
         let first = Fixtures.night(startingHoursAfter: 22)
         let second = Fixtures.night(startingHoursAfter: 46)
         try store.save(first)
@@ -93,7 +103,7 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertNil(try store.delete(sessionId: UUID()), "deleting an unknown night changes nothing")
 
         // Then the anchored query returns exactly those, with a larger anchor
-        let next = try SessionStore(directory: directory).changes(since: initial.anchor)
+        let next = try reopened(store).changes(since: initial.anchor)
         XCTAssertEqual(next.added.map(\.sessionId), [third.sessionId])
         XCTAssertEqual(next.deletedIds, [first.sessionId])
         XCTAssertGreaterThan(next.anchor, initial.anchor)
@@ -121,7 +131,7 @@ final class SessionStoreTests: XCTestCase {
 
     func test_changes_stream_delivers_to_two_subscribers_and_ends_when_store_is_released() async throws {
         // Given two subscribers
-        var store: SessionStore? = try makeStore().0
+        var store: SessionStore? = try makeStore()
         let first = try XCTUnwrap(store).changes
         let second = try XCTUnwrap(store).changes
         let collect: @Sendable (AsyncStream<SessionStoreChange>) async -> [SessionStoreChange] = { stream in
@@ -149,7 +159,7 @@ final class SessionStoreTests: XCTestCase {
     }
 
     func test_changes_subscriber_is_removed_when_its_stream_terminates() async throws {
-        let (store, _) = try makeStore()
+        let store = try makeStore()
         let task = Task {
             for await _ in store.changes {}
         }
@@ -162,7 +172,7 @@ final class SessionStoreTests: XCTestCase {
 
     func test_concurrent_saves_publish_strictly_increasing_anchors() async throws {
         // Given a subscriber and four tasks saving ten nights each at once
-        let (store, _) = try makeStore()
+        let store = try makeStore()
         let stream = store.changes
         let consumer = Task {
             var anchors: [Int64] = []
@@ -194,7 +204,7 @@ final class SessionStoreTests: XCTestCase {
 
     func test_changes_with_limit_pages_through_saves_and_deletions_in_order() throws {
         // Given three saves and a deletion after an anchor
-        let (store, _) = try makeStore()
+        let store = try makeStore()
         let start = try store.currentAnchor()
         let nights = [22.0, 46, 70].map { Fixtures.night(startingHoursAfter: $0) }
         for night in nights { try store.save(night) }
@@ -217,10 +227,7 @@ final class SessionStoreTests: XCTestCase {
             guard case .invalidConfiguration = $0 as? SleepCycleSdkError else { return XCTFail("\($0)") }
         }
     }
-}
 
-/// The `async` calls: the same store, its blocking work done on the store's own queue.
-final class SessionStoreAsyncTests: XCTestCase {
     /// An actor that uses the store, as a service would.
     private actor Archive {
         let store: SessionStore
@@ -232,9 +239,9 @@ final class SessionStoreAsyncTests: XCTestCase {
         }
     }
 
+    /// The `async` calls: the same store, its blocking work done on the store's own queue.
     func test_asyncCalls_fromManyTasks_storeAndReadEveryNight() async throws {
-        let directory = try makeTemporaryDirectory(self).appendingPathComponent("store")
-        let archive = Archive(store: try SessionStore(directory: directory))
+        let archive = Archive(store: try makeStore())
         let nights = (0..<24).map { SessionStoreFixtures.night(startingHoursAfter: Double($0) * 24) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for night in nights { group.addTask { try await archive.keep(night) } }

@@ -77,7 +77,8 @@ extension NightQueue {
         return true
     }
 
-    /// Stores the job's result and marks it `done` (and drops its checkpoint), in one transaction.
+    /// Stores the job's result, marks it `done`, drops its checkpoint and saves the night in the PostgreSQL session
+    /// store under the job's subject (see `SessionStore.init(address:subject:)`), in one transaction.
     ///
     /// - Parameters:
     ///   - lease: The lease.
@@ -87,8 +88,10 @@ extension NightQueue {
     /// - Throws: `PostgresError`, `SleepCycleSdkError.storageFailure` when the result cannot be encoded.
     @discardableResult
     public func complete(_ lease: NightLease, result: AnalysisResult, worker: String) async throws -> Bool {
-        let json = String(decoding: try PersistenceCoding.encode(result, what: "the result"), as: UTF8.self)
+        let record = try SessionStoreRecord(result)
+        let json = String(decoding: record.result, as: UTF8.self)
         let (id, token, session) = (String(lease.job.id), lease.token.uuidString, result.sessionId.uuidString)
+        let subject = lease.job.submission.subjectId
         return try await database.transaction { connection in
             let ended = try connection.execute(
                 """
@@ -102,6 +105,7 @@ extension NightQueue {
             try connection.execute(
                 "INSERT INTO night_results (job_id, session_id, result, written_by) VALUES ($1, $2::uuid, $3::jsonb, $4)",
                 [id, session, json, worker])
+            _ = try connection.saveNight(record, subject: subject)
             return true
         }
     }

@@ -19,7 +19,7 @@ public final class NightQueue: Sendable {
     /// How retries after transient failures are spaced.
     public let retryBackoff: NightRetryBackoff
 
-    /// Opens the queue at `address`, creating or upgrading its tables.
+    /// Opens the queue at `address`, creating or upgrading its tables and the session store's.
     ///
     /// - Parameters:
     ///   - address: Where the database is (`PostgresAddress.resolve(_:)` reads `$SLEEPANALYSIS_DATABASE_URL`).
@@ -34,6 +34,8 @@ public final class NightQueue: Sendable {
         self.retryBackoff = retryBackoff
         database = PostgresDatabase(address: address, policy: reconnect)
         try await NightQueueSchema.migrator.migrate(database)
+        // Workers save each finished night in the session store, in the transaction of its result.
+        try await PostgresSessionStoreSchema.migrator.migrate(database)
     }
 
     /// Adds a night; workers are told at once (`NOTIFY`).

@@ -47,6 +47,16 @@ final class PostgresDatabase: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with the connection on the database's queue, blocking the calling thread until it is done (for
+    /// synchronous APIs such as `SessionStore`'s; never call it from `body` of another call on the same database).
+    ///
+    /// - Parameter body: The work; it must not keep the connection.
+    /// - Returns: What `body` returns.
+    /// - Throws: As `run(_:)`.
+    func runBlocking<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try queue.sync { try runNow(body) }
+    }
+
     /// Runs `body` in one transaction; see `run(_:)` and `PostgresConnection.transaction(_:)`.
     ///
     /// - Parameter body: The work; it must not keep the connection nor end the transaction.

@@ -37,6 +37,16 @@ struct PostgresMigrator: Sendable {
         try await database.transaction { connection in try self.migrate(connection) }
     }
 
+    /// Applies every migration the database has not seen yet, blocking the calling thread; see `migrate(_:)`.
+    ///
+    /// - Parameter database: The database.
+    /// - Returns: The version before migrating.
+    /// - Throws: As `migrate(_:)`.
+    @discardableResult
+    func migrateBlocking(_ database: PostgresDatabase) throws -> Int {
+        try database.runBlocking { connection in try connection.transaction { try self.migrate($0) } }
+    }
+
     /// Applies the missing migrations inside the caller's transaction.
     private func migrate(_ connection: PostgresConnection) throws -> Int {
         try connection.execute("SELECT pg_advisory_xact_lock($1::bigint)", [String(lockKey)])

@@ -106,14 +106,15 @@ public final class PendingResults: Sendable {
 
     /// Saves every result kept for `store`'s directory into it, removing each file once its result is saved.
     ///
-    /// - Parameter store: The session store, opened for writing.
+    /// - Parameter store: The session store, opened for writing (a PostgreSQL store has no kept results).
     /// - Returns: The sessions delivered.
     /// - Throws: `SleepCycleSdkError.storageFailure` when a save fails (that result and the ones after it stay
     ///   kept).
     @discardableResult
     public func deliver(into store: SessionStore) throws -> [UUID] {
         var delivered: [UUID] = []
-        for (file, result) in results(for: store.directory) {
+        guard let directory = store.directory else { return delivered }
+        for (file, result) in results(for: directory) {
             try store.save(result)
             try? FileManager.default.removeItem(at: file)
             delivered.append(result.sessionId)

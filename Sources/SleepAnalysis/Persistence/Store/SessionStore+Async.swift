@@ -1,6 +1,6 @@
 import Foundation
 
-/// The store's `async` calls: the same queries and writes, with the blocking SQLite work done on a queue of the
+/// The store's `async` calls: the same queries and writes, with the blocking database work done on a queue of the
 /// store's own, so an actor or the cooperative thread pool is never blocked on the disk.
 ///
 /// ```swift

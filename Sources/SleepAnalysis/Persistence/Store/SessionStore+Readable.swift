@@ -10,7 +10,7 @@ extension SessionStore {
     /// - Throws: `SleepCycleSdkError.storageFailure` when the query itself fails.
     public func readableNights(in range: DateInterval) throws -> (nights: [StoredNight], unreadable: [UnreadableNight])
     {
-        try readableRows(in: range, column: "summary") {
+        try readableRows(in: range, column: .summary) {
             try PersistenceCoding.decode(StoredNight.self, from: $0, what: "its summary")
         }
     }
@@ -24,36 +24,26 @@ extension SessionStore {
     public func readableResults(
         in range: DateInterval
     ) throws -> (results: [AnalysisResult], unreadable: [UnreadableNight]) {
-        try readableRows(in: range, column: "result") {
+        try readableRows(in: range, column: .result) {
             try PersistenceCoding.decode(AnalysisResult.self, from: $0, what: "its result")
         }
     }
 
-    /// Decodes one blob column of the rows overlapping `range`, collecting the rows that fail.
+    /// Decodes one encoded column of the nights overlapping `range`, collecting the rows that fail.
     private func readableRows<Value>(
-        in range: DateInterval, column: String, decode: (Data) throws -> Value
+        in range: DateInterval, column: SessionStoreColumn, decode: (Data) throws -> Value
     ) throws -> ([Value], [UnreadableNight]) {
-        let rows = try database.read { connection in
-            try connection.query(
-                """
-                SELECT rowid, session_id, start_time, \(column) FROM nights WHERE start_time < ? AND end_time > ?
-                OR (start_time = end_time AND start_time >= ? AND start_time <= ?)
-                ORDER BY start_time, session_id
-                """,
-                [.date(range.end), .date(range.start), .date(range.start), .date(range.end)])
-        }
         var values: [Value] = []
         var unreadable: [UnreadableNight] = []
-        for row in rows {
+        for row in try backend.nights(overlapping: range, column: column) {
             do {
-                values.append(try decode(try row.blob(3)))
+                values.append(try decode(try row.bytes.get()))
             } catch {
                 let reason: String
                 if case SleepCycleSdkError.storageFailure(let why) = error { reason = why } else { reason = "\(error)" }
                 unreadable.append(
                     UnreadableNight(
-                        rowId: (try? row.int64(0)) ?? -1, sessionId: (try? row.text(1)) ?? "with an unreadable id",
-                        startTime: try? row.date(2), reason: reason))
+                        rowId: row.rowId, sessionId: row.sessionId, startTime: row.startTime, reason: reason))
             }
         }
         return (values, unreadable)

@@ -1,44 +1,18 @@
 import Foundation
 
-/// The store of finished nights (`<directory>/sessions.sqlite`), with HealthKit-style access: nights and
-/// stage samples by date range, anchored (incremental) queries, a stream of changes, and HealthKit export.
+/// The store of finished nights, with HealthKit-style access: nights and stage samples by date range, anchored
+/// (incremental) queries, a stream of changes, and HealthKit export.
 ///
-/// Safe to share between threads and tasks. Several processes may open the same directory (SQLite
-/// locking); the `changes` stream reports the changes made through this instance only, while anchored
-/// queries see every process's changes.
+/// The embedded default keeps one person's nights in a SQLite file (`<directory>/sessions.sqlite`); a service
+/// keeps each subject's nights in PostgreSQL (`init(address:subject:)`), with the same queries.
+///
+/// Safe to share between threads and tasks. Several processes may open the same store (SQLite locking, or
+/// PostgreSQL); anchored queries see every process's changes. The `changes` stream of a SQLite store reports the
+/// changes made through this instance only; that of a PostgreSQL store, every change to its subject
+/// (`LISTEN/NOTIFY`).
 public final class SessionStore: Sendable {
     /// The database file's name inside the store directory.
     public static let fileName = "sessions.sqlite"
-
-    private static let migrator = SQLiteMigrator(
-        schemaName: "session-store",
-        migrations: [
-            """
-            CREATE TABLE store_state (id INTEGER PRIMARY KEY CHECK (id = 1), anchor INTEGER NOT NULL);
-            INSERT INTO store_state (id, anchor) VALUES (1, 0);
-            CREATE TABLE nights (
-                session_id TEXT PRIMARY KEY NOT NULL,
-                start_time REAL NOT NULL,
-                end_time REAL NOT NULL,
-                time_zone TEXT NOT NULL,
-                anchor INTEGER NOT NULL,
-                summary BLOB NOT NULL,
-                result BLOB NOT NULL
-            );
-            CREATE INDEX nights_by_start ON nights (start_time);
-            CREATE INDEX nights_by_anchor ON nights (anchor);
-            CREATE TABLE stage_samples (
-                session_id TEXT NOT NULL REFERENCES nights (session_id) ON DELETE CASCADE,
-                start_time REAL NOT NULL,
-                end_time REAL NOT NULL,
-                stage TEXT NOT NULL
-            );
-            CREATE INDEX stage_samples_by_start ON stage_samples (start_time);
-            CREATE INDEX stage_samples_by_session ON stage_samples (session_id);
-            CREATE TABLE tombstones (session_id TEXT PRIMARY KEY NOT NULL, anchor INTEGER NOT NULL);
-            CREATE INDEX tombstones_by_anchor ON tombstones (anchor);
-            """
-        ])
 
     /// The default store directory, beside the SDK's other data: `$XDG_DATA_HOME/sleepanalysis` when that
     /// variable holds an absolute path, else `~/.local/share/sleepanalysis`.
@@ -51,19 +25,18 @@ public final class SessionStore: Sendable {
         StorageLocations.resolve(storageDirectory: nil, environment: environment).dataDirectory
     }
 
-    /// The directory holding the database.
-    public let directory: URL
+    /// The directory holding the SQLite database; nil for a PostgreSQL store.
+    public let directory: URL?
 
     /// True when the store was opened with `init(readingFrom:)`: queries work, writes fail.
     public let isReadOnly: Bool
     /// The damaged database `init(directory:)` renamed aside before starting a new one, if it found one.
     public let quarantined: QuarantinedFile?
 
-    let database: SQLiteDatabase
-    private let subscribers = SessionStoreSubscribers()
-    /// Serialises each write with the publication of its change, so subscribers see anchors in order.
-    private let publicationLock = NSLock()
-    /// Where the `async` calls do their blocking SQLite work, off the caller's executor.
+    /// Where the rows are.
+    let backend: any SessionStoreBackend
+    private let publisher: SessionStorePublisher
+    /// Where the `async` calls do their blocking database work, off the caller's executor.
     let blockingQueue = DispatchQueue(label: "SleepAnalysis.SessionStore")
 
     /// Opens (creating and migrating if needed) the store in `directory` for reading and writing.
@@ -76,12 +49,15 @@ public final class SessionStore: Sendable {
     /// - Throws: `SleepCycleSdkError.storageFailure`, naming the file and the reason, when the directory or
     ///   database cannot be created or written (read-only place, full disk), or the file is another kind of
     ///   database or from a newer library.
-    public init(directory: URL) throws {
-        self.directory = directory
-        isReadOnly = false
-        (database, quarantined) = try SQLiteDatabase.openRecovering(directory.appendingPathComponent(Self.fileName)) {
-            try Self.migrator.migrate($0)
+    public convenience init(directory: URL) throws {
+        let (database, quarantined) = try SQLiteDatabase.openRecovering(
+            directory.appendingPathComponent(Self.fileName)
+        ) {
+            try SQLiteSessionStoreBackend.migrator.migrate($0)
         }
+        self.init(
+            backend: SQLiteSessionStoreBackend(database: database), directory: directory, isReadOnly: false,
+            quarantined: quarantined)
     }
 
     /// Opens an existing store for reading only, changing no file: this works on a read-only file or in a
@@ -90,16 +66,25 @@ public final class SessionStore: Sendable {
     /// - Parameter directory: Where `sessions.sqlite` lives.
     /// - Throws: `SleepCycleSdkError.storageFailure` when there is no store, it cannot be read, or its schema is
     ///   not this library's (an older store must be opened for writing once to be upgraded).
-    public init(readingFrom directory: URL) throws {
+    public convenience init(readingFrom directory: URL) throws {
+        let database = try SQLiteDatabase(readingOnly: directory.appendingPathComponent(Self.fileName))
+        try SQLiteSessionStoreBackend.migrator.requireCurrent(database)
+        self.init(
+            backend: SQLiteSessionStoreBackend(database: database), directory: directory, isReadOnly: true,
+            quarantined: nil)
+    }
+
+    /// A store on `backend`.
+    init(backend: any SessionStoreBackend, directory: URL?, isReadOnly: Bool, quarantined: QuarantinedFile?) {
+        self.backend = backend
         self.directory = directory
-        isReadOnly = true
-        quarantined = nil
-        database = try SQLiteDatabase(readingOnly: directory.appendingPathComponent(Self.fileName))
-        try Self.migrator.requireCurrent(database)
+        self.isReadOnly = isReadOnly
+        self.quarantined = quarantined
+        publisher = SessionStorePublisher(backend: backend)
     }
 
     deinit {
-        subscribers.finishAll()
+        publisher.stop()
     }
 
     // MARK: - Writing
@@ -111,46 +96,14 @@ public final class SessionStore: Sendable {
     /// - Throws: `SleepCycleSdkError.storageFailure` when encoding or writing fails (nothing is then changed).
     @discardableResult
     public func save(_ result: AnalysisResult) throws -> SessionStoreChange {
-        let night = StoredNight(result: result)
-        let summary = try PersistenceCoding.encode(night, what: "the night summary")
-        let body = try PersistenceCoding.encode(result, what: "the analysis result")
-        let samples = Self.stageSamples(of: result)
         do {
-            return try insert(night, summary: summary, body: body, samples: samples)
+            let record = try SessionStoreRecord(result)
+            return try publisher.publishing {
+                .saved(record.night, anchor: try backend.save(record))
+            }
         } catch SleepCycleSdkError.storageFailure(let why) {
             throw SleepCycleSdkError.storageFailure(
-                "cannot save the night \(result.sessionId) in \(database.url.path): \(why)")
-        }
-    }
-
-    /// Writes one night's rows in one transaction and publishes the change.
-    private func insert(
-        _ night: StoredNight, summary: Data, body: Data, samples: [SleepStageSample]
-    ) throws -> SessionStoreChange {
-        try publishing {
-            try database.write { connection in
-                let anchor = try nextAnchor(connection)
-                try removeNight(night.sessionId, connection)
-                try connection.execute("DELETE FROM tombstones WHERE session_id = ?", [.uuid(night.sessionId)])
-                try connection.execute(
-                    """
-                    INSERT INTO nights (session_id, start_time, end_time, time_zone, anchor, summary, result)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .uuid(night.sessionId), .date(night.startTime), .date(night.endTime),
-                        .text(night.timeZone.identifier), .integer(anchor.rawValue), .blob(summary), .blob(body),
-                    ])
-                for sample in samples {
-                    try connection.execute(
-                        "INSERT INTO stage_samples (session_id, start_time, end_time, stage) VALUES (?, ?, ?, ?)",
-                        [
-                            .uuid(sample.sessionId), .date(sample.startDate), .date(sample.endDate),
-                            .text(sample.stage.rawValue),
-                        ])
-                }
-                return .saved(night, anchor: anchor)
-            }
+                "cannot save the night \(result.sessionId) in \(backend.location): \(why)")
         }
     }
 
@@ -161,18 +114,8 @@ public final class SessionStore: Sendable {
     /// - Throws: `SleepCycleSdkError.storageFailure` when writing fails.
     @discardableResult
     public func delete(sessionId: UUID) throws -> SessionStoreChange? {
-        try publishing {
-            try database.write { connection -> SessionStoreChange? in
-                guard
-                    try !connection.query("SELECT 1 FROM nights WHERE session_id = ?", [.uuid(sessionId)]).isEmpty
-                else { return nil }
-                let anchor = try nextAnchor(connection)
-                try removeNight(sessionId, connection)
-                try connection.execute(
-                    "INSERT OR REPLACE INTO tombstones (session_id, anchor) VALUES (?, ?)",
-                    [.uuid(sessionId), .integer(anchor.rawValue)])
-                return .deleted(sessionId: sessionId, anchor: anchor)
-            }
+        try publisher.publishing {
+            try backend.delete(sessionId: sessionId).map { .deleted(sessionId: sessionId, anchor: $0) }
         }
     }
 
@@ -185,16 +128,9 @@ public final class SessionStore: Sendable {
     /// - Returns: The nights' summaries.
     /// - Throws: `SleepCycleSdkError.storageFailure` when reading fails.
     public func nights(in range: DateInterval) throws -> [StoredNight] {
-        let rows = try database.read { connection in
-            try connection.query(
-                """
-                SELECT summary FROM nights WHERE start_time < ? AND end_time > ?
-                OR (start_time = end_time AND start_time >= ? AND start_time <= ?)
-                ORDER BY start_time, session_id
-                """,
-                [.date(range.end), .date(range.start), .date(range.start), .date(range.end)])
+        try backend.nights(overlapping: range, column: .summary).map {
+            try PersistenceCoding.decode(StoredNight.self, from: $0.bytes.get(), what: "a night")
         }
-        return try rows.map { try PersistenceCoding.decode(StoredNight.self, from: $0.blob(0), what: "a night") }
     }
 
     /// The full result of a stored night, or nil.
@@ -203,10 +139,9 @@ public final class SessionStore: Sendable {
     /// - Returns: The result as it was saved, or nil if no night has this session id.
     /// - Throws: `SleepCycleSdkError.storageFailure` when reading or decoding fails.
     public func result(sessionId: UUID) throws -> AnalysisResult? {
-        let row = try database.read { connection in
-            try connection.query("SELECT result FROM nights WHERE session_id = ?", [.uuid(sessionId)]).first
+        try backend.result(sessionId: sessionId).map {
+            try PersistenceCoding.decode(AnalysisResult.self, from: $0, what: "a result")
         }
-        return try row.map { try PersistenceCoding.decode(AnalysisResult.self, from: $0.blob(0), what: "a result") }
     }
 
     /// The stage samples that overlap a date range, in time order (like a HealthKit sample query for
@@ -216,22 +151,12 @@ public final class SessionStore: Sendable {
     /// - Returns: The samples.
     /// - Throws: `SleepCycleSdkError.storageFailure` when reading fails.
     public func stageSamples(in range: DateInterval) throws -> [SleepStageSample] {
-        let rows = try database.read { connection in
-            try connection.query(
-                """
-                SELECT session_id, stage, start_time, end_time FROM stage_samples
-                WHERE start_time < ? AND end_time > ?
-                ORDER BY start_time, session_id
-                """,
-                [.date(range.end), .date(range.start)])
-        }
-        return try rows.map { row in
-            let name = try row.text(1)
-            guard let stage = SleepStage(rawValue: name) else {
-                throw SleepCycleSdkError.storageFailure("unknown sleep stage '\(name)' in \(directory.path)")
+        try backend.stageSamples(overlapping: range).map { row in
+            guard let stage = SleepStage(rawValue: row.stage) else {
+                throw SleepCycleSdkError.storageFailure("unknown sleep stage '\(row.stage)' in \(backend.location)")
             }
             return SleepStageSample(
-                sessionId: try row.uuid(0), stage: stage, startDate: try row.date(2), endDate: try row.date(3))
+                sessionId: row.sessionId, stage: stage, startDate: row.startDate, endDate: row.endDate)
         }
     }
 
@@ -253,30 +178,19 @@ public final class SessionStore: Sendable {
         if let limit, limit < 1 {
             throw SleepCycleSdkError.invalidConfiguration("an anchored query's limit must be at least 1, not \(limit)")
         }
-        let after = anchor?.rawValue ?? 0
         // Saved nights and tombstones in one anchor-ordered list; tombstones only after a real anchor.
-        let (rows, current) = try database.read { connection in
-            let rows = try connection.query(
-                """
-                SELECT anchor, summary, NULL FROM nights WHERE anchor > ?1
-                UNION ALL
-                SELECT anchor, NULL, session_id FROM tombstones WHERE anchor > ?1 AND ?2
-                ORDER BY anchor LIMIT ?3
-                """,
-                [.integer(after), .integer(anchor == nil ? 0 : 1), .integer(Int64(limit ?? -1))])
-            return (rows, try currentAnchor(connection))
-        }
+        let (rows, current) = try backend.changes(
+            after: anchor ?? SessionStoreAnchor(rawValue: 0), includingDeletions: anchor != nil, limit: limit)
         var added: [StoredNight] = []
         var deletedIds: [UUID] = []
         for row in rows {
-            if row.isNull(1) {
-                deletedIds.append(try row.uuid(2))
-            } else {
-                added.append(try PersistenceCoding.decode(StoredNight.self, from: row.blob(1), what: "a night"))
+            switch try row.change() {
+            case .saved(let night, _): added.append(night)
+            case .deleted(let sessionId, _): deletedIds.append(sessionId)
             }
         }
         let isTruncated = limit.map { rows.count == $0 } ?? false
-        let next = isTruncated ? SessionStoreAnchor(rawValue: try rows[rows.count - 1].int64(0)) : current
+        let next = isTruncated ? rows[rows.count - 1].anchor : current
         return (added, deletedIds, next)
     }
 
@@ -285,15 +199,16 @@ public final class SessionStore: Sendable {
     /// - Returns: The anchor of the latest change (pass it to `changes(since:)` later to get what changed after now).
     /// - Throws: `SleepCycleSdkError.storageFailure` when reading fails.
     public func currentAnchor() throws -> SessionStoreAnchor {
-        try database.read { try currentAnchor($0) }
+        try backend.currentAnchor()
     }
 
-    /// Every change made through this store from now on; each access is a new stream, and any number may
-    /// be consumed at once. A stream ends when the store is released.
-    public var changes: AsyncStream<SessionStoreChange> { subscribers.makeStream() }
+    /// Every change from now on, in anchor order: made through this store (SQLite), or to this subject through
+    /// any connection (PostgreSQL: the first access starts listening). Each access is a new stream, and any number
+    /// may be consumed at once. A stream ends when the store is released.
+    public var changes: AsyncStream<SessionStoreChange> { publisher.makeStream() }
 
     /// How many `changes` streams are being consumed (for tests and diagnostics).
-    var subscriberCount: Int { subscribers.count }
+    var subscriberCount: Int { publisher.subscriberCount }
 
     // MARK: - HealthKit
 
@@ -328,48 +243,5 @@ public final class SessionStore: Sendable {
         return (inBed + stages).sorted {
             ($0.endDate, $0.startDate, $0.value.rawValue) < ($1.endDate, $1.startDate, $1.value.rawValue)
         }
-    }
-
-    // MARK: - Helpers
-
-    /// The stage rows indexed for a result: the whole-night stages, or the real-time ones without them.
-    private static func stageSamples(of result: AnalysisResult) -> [SleepStageSample] {
-        result.storedStageIntervals.map {
-            SleepStageSample(
-                sessionId: result.sessionId, stage: $0.stage, startDate: $0.interval.start, endDate: $0.interval.end)
-        }
-    }
-
-    private func publishing(_ write: () throws -> SessionStoreChange?) throws -> SessionStoreChange? {
-        try publicationLock.withLock {
-            let change = try write()
-            if let change { subscribers.publish(change) }
-            return change
-        }
-    }
-
-    private func publishing(_ write: () throws -> SessionStoreChange) throws -> SessionStoreChange {
-        try publicationLock.withLock {
-            let change = try write()
-            subscribers.publish(change)
-            return change
-        }
-    }
-
-    private func nextAnchor(_ connection: SQLiteConnection) throws -> SessionStoreAnchor {
-        try connection.execute("UPDATE store_state SET anchor = anchor + 1 WHERE id = 1")
-        return try currentAnchor(connection)
-    }
-
-    private func currentAnchor(_ connection: SQLiteConnection) throws -> SessionStoreAnchor {
-        guard let row = try connection.query("SELECT anchor FROM store_state WHERE id = 1").first else {
-            throw SleepCycleSdkError.storageFailure("the session store in \(directory.path) has no anchor row")
-        }
-        return SessionStoreAnchor(rawValue: try row.int64(0))
-    }
-
-    private func removeNight(_ sessionId: UUID, _ connection: SQLiteConnection) throws {
-        try connection.execute("DELETE FROM stage_samples WHERE session_id = ?", [.uuid(sessionId)])
-        try connection.execute("DELETE FROM nights WHERE session_id = ?", [.uuid(sessionId)])
     }
 }

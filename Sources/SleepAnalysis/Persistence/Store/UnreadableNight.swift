@@ -3,7 +3,7 @@ import Foundation
 /// A row of the session store that could not be read back (its bytes do not decode), as the tolerant queries
 /// (`SessionStore.readableNights(in:)`, `readableResults(in:)`) report it instead of failing for every night.
 public struct UnreadableNight: Sendable, Hashable, CustomStringConvertible {
-    /// The row's SQLite row id.
+    /// The row's identifier in its store: SQLite's row id, or the night's anchor in PostgreSQL.
     public let rowId: Int64
     /// The session id as stored (text, possibly not a valid UUID).
     public let sessionId: String
@@ -15,7 +15,7 @@ public struct UnreadableNight: Sendable, Hashable, CustomStringConvertible {
     /// Creates a report of an unreadable row.
     ///
     /// - Parameters:
-    ///   - rowId: The row's SQLite row id.
+    ///   - rowId: The row's identifier in its store.
     ///   - sessionId: The session id as stored.
     ///   - startTime: When the night started, if readable.
     ///   - reason: Why it could not be read.

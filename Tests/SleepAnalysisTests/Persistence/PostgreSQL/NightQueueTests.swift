@@ -73,6 +73,12 @@ final class NightQueueTests: XCTestCase {
         XCTAssertFalse(isCompletedTwice, "a job completes once")
         let results = try await resultCount()
         XCTAssertEqual(results, 1)
+        // The night is in the subject's session store too, written in the same transaction
+        let store = try SessionStore(address: testDatabase.address, subject: "subject-0")
+        let saved = try await store.result(sessionId: analysed.sessionId)
+        XCTAssertEqual(saved, analysed)
+        let otherSubject = try await SessionStore(address: testDatabase.address, subject: "subject-1").currentAnchor()
+        XCTAssertEqual(otherSubject.rawValue, 0)
     }
 
     func test_status_countsPerState_andNamesTheOldestWaitingJob() async throws {
@@ -146,6 +152,10 @@ final class NightQueueTests: XCTestCase {
             try $0.execute("SELECT written_by FROM night_results WHERE job_id = $1", [String(id)]).rows.first?[0]
         }
         XCTAssertEqual(written, "fast")
+        // Only the winner's night is in the session store
+        let store = try SessionStore(address: testDatabase.address, subject: "subject-0")
+        let stored = try await store.changes(since: nil).added.map(\.sessionId)
+        XCTAssertEqual(stored, [fastResult.sessionId])
     }
 
     func test_twoClaimersRacingForAnExpiredLease_onlyOneGetsIt() async throws {
