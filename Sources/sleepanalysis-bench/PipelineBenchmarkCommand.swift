@@ -32,24 +32,9 @@ enum PipelineBenchmarkCommand {
         }
         do {
             let file = try input ?? syntheticNight(hours: hours)
-            let storage = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: storage) }
-            let pair = try LicenseIssuer.generateKeyPair()
-            let key = try LicenseIssuer.issue(
-                features: features, expires: Date().addingTimeInterval(3600), subject: "benchmark",
-                privateKey: pair.privateKey)
-            try await SleepCycleSdk.initialize(
-                logLevel: .error, apiKey: key, storageDirectory: storage, trustedIssuerKeys: [pair.publicKeyBase64])
-            let source = SleepCycleSdk.createFileDataSource(audio: file, accelerometer: nil, startTime: Date())
-            let wallStart = DispatchTime.now().uptimeNanoseconds
-            let cpuStart = cpuSeconds()
-            try await SleepCycleSdk.startAnalysis(config: SleepAnalysisConfig(useAudio: true), using: source)
-            await source.waitUntilFinished()
-            let result = try await SleepCycleSdk.stopAnalysis()
-            let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
-            let cpu = cpuSeconds() - cpuStart
-            await SleepCycleSdk.deinitialize()
-            let audio = result.endTime.timeIntervalSince(result.startTime)
+            let run = try await BenchmarkNight.analyse(file, features: features)
+            let (result, wall, cpu) = (run.result, run.wallSeconds, run.cpuSeconds)
+            let audio = run.audioSeconds
             print(
                 String(
                     format: "pipeline: %.2f h of audio in %.1f s wall (%.0f× real time), %.1f s CPU (%.0f× per core); "
