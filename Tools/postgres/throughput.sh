@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 nights="${1:-8}"
 concurrency="${2:-2}"
-tool=.build/release/sleepanalysis
+tool="${SLEEPANALYSIS_TOOL:-.build/release/sleepanalysis}"
 [ -x "$tool" ] || { echo "build it first: swift build -c release --product sleepanalysis" >&2; exit 64; }
 
 if [ -z "${SLEEPANALYSIS_TEST_DATABASE_URL:-}" ]; then
