@@ -186,7 +186,8 @@ def type_groups(report):
 
 def source_of(row):
     """The data root (combined manifest) and the source a clip came from (a Debian package without its version)."""
-    return f"{row.get('dataset', '') or 'single'}:{row['source_repo'].split('=')[0]}"
+    dataset, source = row.get("dataset", "") or "single", row["source_repo"].split("=")[0]
+    return source if source.startswith(dataset + ":") else f"{dataset}:{source}"
 
 
 def by_source(ids, truth, pred, clip_of_item, rows, key):
@@ -199,6 +200,8 @@ def by_source(ids, truth, pred, clip_of_item, rows, key):
                               dict(zip(ids[sel].tolist(), pred[sel].tolist())))
         report.update(type_groups(report))
         report.pop("confusion")
+        if not report["classes"]:  # a source of negatives only: no event type to average over
+            report["macroF1"] = None
         out[name] = report
     return out
 
