@@ -60,16 +60,31 @@ def is_narrowband(row):
 
 
 def grouped_folds(rows, n_folds=5, seed=0):
-    """Fold index per row: every group on one side, classes spread evenly (greedy by group size)."""
-    rng = np.random.default_rng(seed)
+    """Fold index per row: every group on one side, classes spread evenly (greedy by group size).
+
+    Rows of a combined manifest (combine_manifests.py, column `dataset`) from a data root other than the first
+    row's are given folds after the first root's rows, which keep the folds they have on their own: figures on
+    them stay comparable with runs on that root alone."""
+    first = rows[0].get("dataset", "") if rows else ""
+    base = [i for i, row in enumerate(rows) if row.get("dataset", "") == first]
+    added = [i for i, row in enumerate(rows) if row.get("dataset", "") != first]
+    fold = np.zeros(len(rows), int)
+    per_class_load = {}
+    fold[base] = _assign_folds(rows, base, n_folds, np.random.default_rng(seed), per_class_load)
+    if added:
+        fold[added] = _assign_folds(rows, added, n_folds, np.random.default_rng(seed + 1), per_class_load)
+    return fold
+
+
+def _assign_folds(rows, indices, n_folds, rng, per_class_load):
+    """Folds of the rows `indices`, added to the per-class fold loads already there."""
     groups = {}
-    for i, row in enumerate(rows):
-        groups.setdefault((row["class"], row["group"]), []).append(i)
+    for i in indices:
+        groups.setdefault((rows[i]["class"], rows[i]["group"]), []).append(i)
     # A group name shared across classes must still stay in one fold.
     by_group = {}
     for (cls, grp), idx in groups.items():
         by_group.setdefault(grp, []).extend(idx)
-    per_class_load = {}
     fold_of_group = {}
     items = list(by_group.items())
     rng.shuffle(items)
@@ -81,7 +96,7 @@ def grouped_folds(rows, n_folds=5, seed=0):
         fold_of_group[grp] = fold
         for i in idx:
             per_class_load.setdefault(rows[i]["class"], np.zeros(n_folds))[fold] += 1
-    return np.array([fold_of_group[row["group"]] for row in rows])
+    return np.array([fold_of_group[rows[i]["group"]] for i in indices], int)
 
 
 def kept_groups(rows, rows_in_training, fraction, seed):

@@ -1,14 +1,28 @@
 #!/usr/bin/env bash
-# Retrain the event model from a labelled clip set and rewrite Models/events.bin and its figures.
-# Usage (from the repository root): Tools/events/retrain.sh [CLIP_DIR]   (default ../shared/data/audio)
+# Retrain the event model from labelled clip sets and rewrite Models/events.bin and its figures.
+# Usage (from the repository root): Tools/events/retrain.sh [CLIP_DIR [IMPORTED_DIR]]
+#   CLIP_DIR      default ../shared/data/audio
+#   IMPORTED_DIR  default $SLEEPANALYSIS_IMPORT_DIR/audio (/work/imported-sounds/audio), the clips
+#                 Tools/data/import-debian-sounds.sh makes from Debian packages; pass "none" to train on CLIP_DIR alone.
+# Both folders hold a MANIFEST.tsv; they are joined by combine_manifests.py (CLIP_DIR's clips keep the folds they have
+# alone, so the figures on them stay comparable; per-root and per-source figures in Models/events.figures.json).
 # Needs Python 3 with numpy, scipy, scikit-learn, soundfile and torch (CPU), all from PyPI. Two to five hours on two
 # cores (the cross-validation of each network takes about 20 to 100 minutes, depending on the machine's load, and
 # its final training 5 to 15).
 set -euo pipefail
-DATA="${1:-../shared/data/audio}"
+CLIPS="${1:-../shared/data/audio}"
+IMPORTED="${2:-${SLEEPANALYSIS_IMPORT_DIR:-/work/imported-sounds}/audio}"
 W="${TMPDIR:-/tmp}/sleepanalysis-events"
-M="$DATA/MANIFEST.tsv"
 mkdir -p "$W"
+if [ "$IMPORTED" = none ]; then
+    python3 Tools/events/combine_manifests.py --manifest "shared=$CLIPS/MANIFEST.tsv" --out "$W/MANIFEST.tsv"
+else
+    [ -f "$IMPORTED/MANIFEST.tsv" ] || { echo "no $IMPORTED/MANIFEST.tsv: run Tools/data/import-debian-sounds.sh" >&2; exit 1; }
+    python3 Tools/events/combine_manifests.py --manifest "shared=$CLIPS/MANIFEST.tsv" \
+        --manifest "debian=$IMPORTED/MANIFEST.tsv" --out "$W/MANIFEST.tsv"
+fi
+M="$W/MANIFEST.tsv"
+DATA=/  # the combined manifest's paths are absolute
 swift build -c release --product sleepanalysis
 # Two augmentation draws (seeds 1 and 2) of the clean clips' bedroom scenes, with each window's log-mel frames.
 for seed in 1 2; do

@@ -281,6 +281,10 @@ def main():
     ap.add_argument("--independent-outputs", action="store_true",
                     help="study: a sigmoid per event type learnt by binary cross-entropy instead of the softmax "
                          "(eventnet.INDEPENDENT_OUTPUTS; cross-validation only, the engine runs the softmax)")
+    ap.add_argument("--train-datasets", default="",
+                    help="train only on the clips of these data roots (comma-separated `dataset` names of a combined "
+                         "manifest, combine_manifests.py) and the background scenes; every clip is still scored "
+                         "(default: all)")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
@@ -329,6 +333,11 @@ def main():
         options.teacher = (teacher_targets.load_embeddings(args.teacher), args.teacher_soft_weight,
                            args.teacher_hint_weight)
     fold_of_row = ed.grouped_folds(rows, args.folds)
+    trainable = np.ones(len(X), bool)
+    if args.train_datasets:
+        names = set(args.train_datasets.split(","))
+        row_kept = np.array([row.get("dataset", "") in names for row in rows])
+        trainable = np.where(clip >= 0, row_kept[np.maximum(clip, 0)], True)
     rng = np.random.default_rng(0)
     # Background-only scenes (clip -1) are spread over the folds by their item number.
     fold = np.where(clip >= 0, fold_of_row[np.maximum(clip, 0)], item % args.folds)
@@ -340,7 +349,7 @@ def main():
         bl_total = bl_false = bg_total = bg_false = 0
         for f in range(args.folds):
             t0 = time.time()
-            tr = (fold != f) & (y >= 0)
+            tr = (fold != f) & (y >= 0) & trainable
             y_fit = y
             if args.teacher_bound:
                 held = (fold == f) & (kind == 0) & (y >= 0)
@@ -406,7 +415,7 @@ def main():
             with open(args.figures, "w") as fh:
                 json.dump(figures, fh, indent=1, sort_keys=True)
     if args.out:
-        tr = y >= 0
+        tr = (y >= 0) & trainable
         options.bag_mask = np.ones(len(y), bool)
         model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], args.seed, options, tr)
         export(args.out, model, X, M, y, clip, kind, rows, options, args.threshold)

@@ -168,6 +168,44 @@ def write_errors(path, scored, clip_of_item, rows):
                 fh.write(f"{name}\t{row['file']}\t{row['class']}\t{ed.CLASSES[labels[i]]}\n")
 
 
+AMBIENT_TYPES = ("bird", "music", "traffic", "water", "wind")
+THIN_BELOW_CLIPS = 30
+
+
+def type_groups(report):
+    """Macro-F1 over the types with at least THIN_BELOW_CLIPS clips, over the ambient types, and over the thin
+    ones (fewer clips), from a `train.report`."""
+    per = report["classes"]
+    sets = {"macroF1AtLeast30Clips": [t for t, v in per.items() if v["support"] >= THIN_BELOW_CLIPS],
+            "macroF1Ambient": [t for t in per if t in AMBIENT_TYPES],
+            "macroF1Thin": [t for t, v in per.items() if v["support"] < THIN_BELOW_CLIPS]}
+    out = {k: round(float(np.mean([per[t]["f1"] for t in ts])), 4) for k, ts in sets.items() if ts}
+    out["thinTypes"] = sets["macroF1Thin"]
+    return out
+
+
+def source_of(row):
+    """The data root (combined manifest) and the source a clip came from (a Debian package without its version)."""
+    dataset, source = row.get("dataset", "") or "single", row["source_repo"].split("=")[0]
+    return source if source.startswith(dataset + ":") else f"{dataset}:{source}"
+
+
+def by_source(ids, truth, pred, clip_of_item, rows, key):
+    """`train.report` of the clean clips of each value of key(row)."""
+    out = {}
+    keys = np.array([key(rows[clip_of_item[int(i)]]) for i in ids])
+    for name in sorted(set(keys)):
+        sel = keys == name
+        report = train.report(dict(zip(ids[sel].tolist(), truth[sel].tolist())),
+                              dict(zip(ids[sel].tolist(), pred[sel].tolist())))
+        report.update(type_groups(report))
+        report.pop("confusion")
+        if not report["classes"]:  # a source of negatives only: no event type to average over
+            report["macroF1"] = None
+        out[name] = report
+    return out
+
+
 def write_settings(path, settings):
     header, tensors = modelfile.read(path)
     header["onThreshold"] = {ed.CLASSES[c]: float(g) for c, (g, _) in settings.items()}
@@ -223,10 +261,19 @@ def main():
         "bandLimitedNegativesFalseAlarmRate": round(float(np.mean(pred[clips.kind == 2] != 0)), 4),
         "roomToneScenesFalseAlarmRate": round(float(np.mean(pred[clips.kind == 3] != 0)), 4),
         "thresholds": "per type on-threshold and minimum duration, tuned on the other folds (nested)"}
+    figures["heldOutClean"].update(type_groups(figures["heldOutClean"]))
+    clip_of_item = dict(zip(item.tolist(), clip.tolist()))
+    figures["heldOutCleanByDataset"] = by_source(clips.ids[clean], clips.truth[clean], pred[clean], clip_of_item,
+                                                 rows, lambda row: row.get("dataset", "") or "single")
+    figures["heldOutCleanBySource"] = by_source(clips.ids[clean], clips.truth[clean], pred[clean], clip_of_item,
+                                                rows, source_of)
     final = tune(scored, np.ones(len(clips.ids), bool), neighbours=args.neighbours)
     figures["finalThresholds"] = {ed.CLASSES[c]: float(g) for c, (g, _) in final.items()}
     figures["finalMinDurationSeconds"] = {ed.CLASSES[c]: w * HOP_SECONDS for c, (_, w) in final.items()}
     print(json.dumps({"macroF1": figures["heldOutClean"]["macroF1"],
+                      "byDataset": {k: (v["macroF1"], v.get("macroF1AtLeast30Clips"),
+                                        v["classes"].get("snoring", {}).get("f1"))
+                                    for k, v in figures["heldOutCleanByDataset"].items()},
                       "snoring": figures["heldOutClean"]["classes"]["snoring"],
                       "bl": figures["bandLimitedNegativesFalseAlarmRate"],
                       "room": figures["roomToneScenesFalseAlarmRate"]}), file=sys.stderr)
