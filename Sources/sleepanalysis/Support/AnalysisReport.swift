@@ -4,11 +4,12 @@ import SleepAnalysis
 /// What `analyze` prints for one session: the whole `AnalysisResult` plus its sleep score and smart-alarm events.
 ///
 /// JSON: the `AnalysisResult` properties under their Swift names (dates ISO 8601 with milliseconds, event types
-/// and stages by case name, durations in seconds), plus `score` (`total`, `duration`, `quality`, `routine`, 0…1)
-/// and `smartAlarm` (`[{"type", "reason", "time"}]`). Keys are sorted, so the output is stable.
+/// and stages by case name, durations in seconds), plus `score` (`total`, `duration`, `quality`, `routine`, 0…1;
+/// absent when the result's `scoreUnavailableReason` says why) and `smartAlarm` (`[{"type", "reason", "time"}]`).
+/// Keys are sorted, so the output is stable.
 struct AnalysisReport: Encodable {
     let result: AnalysisResult
-    let score: SleepScore
+    let score: SleepScore?
 
     private enum ExtraKeys: String, CodingKey {
         case score, smartAlarm
@@ -17,7 +18,7 @@ struct AnalysisReport: Encodable {
     func encode(to encoder: any Encoder) throws {
         try result.encode(to: encoder)
         var extra = encoder.container(keyedBy: ExtraKeys.self)
-        try extra.encode(score, forKey: .score)
+        try extra.encodeIfPresent(score, forKey: .score)
         try extra.encode(result.smartAlarmEvents.map(\.json), forKey: .smartAlarm)
     }
 
@@ -64,7 +65,7 @@ enum Timestamps {
 /// The human-readable summary of a result.
 enum AnalysisText {
     /// A few lines: times, statistics, stages, events, breathing, audio health, score, the input's warnings.
-    static func render(_ result: AnalysisResult, score: SleepScore, title: String? = nil) -> String {
+    static func render(_ result: AnalysisResult, score: SleepScore?, title: String? = nil) -> String {
         let zone = result.timeZone
         var out: [String] = []
         if let title { out.append("== \(title) ==") }
@@ -126,10 +127,14 @@ enum AnalysisText {
                 out.append("Smart alarm       fired at \(Timestamps.clock(event.timestamp, zone)) (\(reason.rawValue))")
             }
         }
-        out.append(
-            String(
-                format: "Sleep score       %.0f / 100 (duration %.2f, quality %.2f, routine %.2f)", score.total * 100,
-                score.duration, score.quality, score.routine))
+        if let score {
+            out.append(
+                String(
+                    format: "Sleep score       %.0f / 100 (duration %.2f, quality %.2f, routine %.2f)",
+                    score.total * 100, score.duration, score.quality, score.routine))
+        } else if let reason = result.scoreUnavailableReason {
+            out.append("Sleep score       none: \(reason.message)")
+        }
         for warning in result.warnings { out.append("Warning           \(warning.message)") }
         return out.joined(separator: "\n") + "\n"
     }
