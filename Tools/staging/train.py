@@ -52,6 +52,7 @@ AVAILABILITY_WINDOW = 20
 SNORING_WAKE_SUPPRESSION = 0.8  # a priori (no audio-labelled PSG data): snoring epochs are rarely wake
 CLOCK_BIN_HOURS = 0.5
 CLOCK_BINS = 20
+ARCHITECTURE = None  # the sleep-architecture prior (Models/staging-architecture.json), set by --architecture
 
 
 def load_table(path):
@@ -137,6 +138,33 @@ def posteriors(table, models, rows_by_subject, context, clock, only=None):
             post[none] = clock_lookup(clock, hours)
         result[subject] = post
     return result
+
+
+def architecture_prior(post, weights):
+    """The sleep-architecture prior, as SleepStager/SleepArchitecturePrior in Swift: light, deep and REM times their
+    share in the bin of minutes asleep so far over their overall share, rescaled to the old sleep total, wake
+    unchanged; minutes asleep = 30 s for each earlier epoch whose weighted most probable stage is a sleep stage."""
+    if ARCHITECTURE is None:
+        return post
+    starts = np.array(ARCHITECTURE["binStartMinutesAsleep"], dtype=float)
+    ratios = np.array(ARCHITECTURE["sharesByMinutesAsleep"]) / np.array(ARCHITECTURE["overallShares"])
+    out = post.copy()
+    minutes = 0.0
+    for t in range(len(post)):
+        b = int(np.searchsorted(starts, minutes, side="right") - 1)
+        sleep = post[t, 1:].sum()
+        adjusted = post[t, 1:] * ratios[b]
+        total = adjusted.sum()
+        if total > 0 and np.isfinite(total):
+            out[t, 1:] = adjusted * sleep / total
+        weighted = out[t] * weights
+        if weighted[1:].max() > weighted[0]:
+            minutes += 0.5
+    return out
+
+
+def with_architecture(post_by_subject, weights):
+    return {s: architecture_prior(p, np.asarray(weights, dtype=float)) for s, p in post_by_subject.items()}
 
 
 def clock_prior(table, rows):
@@ -243,6 +271,10 @@ def train_model(table, subjects, transitions, log):
             oof.update(posteriors(table, models, rows_by(table, fold), context, clock, only=variant))
         labels = {s: table.labels[np.where(table.subjects == s)[0]] for s in subjects}
         tuned[context] = tune(oof, labels, context, seq)
+        if ARCHITECTURE is not None:
+            # The prior counts minutes asleep with the decision weights: tune again with it applied (it counts
+            # with the first pass's weights; the model then applies it with the final ones).
+            tuned[context] = tune(with_architecture(oof, tuned[context][1]), labels, context, seq)
         log(f"  {context}: exponent {tuned[context][0]} weights {tuned[context][1].tolist()}")
     labelled = rows[table.labels[rows] >= 0]
     variants, boosters = [], {}
@@ -272,7 +304,13 @@ def main():
     parser.add_argument("--hypnograms", required=True, help="sleepedf_hypnograms/epochs")
     parser.add_argument("--out", help="model file to write (trained on every subject)")
     parser.add_argument("--loso", help="directory for leave-one-subject-out models and predictions")
+    parser.add_argument("--architecture", help="sleep-architecture prior applied to every posterior before "
+                        "decoding (Models/staging-architecture.json, from architecture.py)")
     args = parser.parse_args()
+    global ARCHITECTURE
+    if args.architecture:
+        with open(args.architecture) as handle:
+            ARCHITECTURE = json.load(handle)
     log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     table = Table(args.features)
     transitions = sequence.transition_matrix(sequence.sleepedf_sequences(args.hypnograms))
@@ -288,7 +326,8 @@ def main():
                 json.dump(model, handle)
             for context in CONTEXTS:
                 models = {v: boosters[(v, context)] for v in VARIANTS}
-                post = posteriors(table, models, rows_by(table, [held_out]), context, clock)
+                post = with_architecture(posteriors(table, models, rows_by(table, [held_out]), context, clock),
+                                         tuned[context][1])
                 predicted[context].update(decode(post, context, seq, tuned[context][0], np.array(tuned[context][1])))
         summary = {}
         for context in CONTEXTS:

@@ -19,16 +19,19 @@ public struct StagingModel: Sendable {
     let sequenceSmoothing: [StagingContext: Bool]
     let clockPrior: ClockPrior
     let snoringWakeSuppression: Double
+    /// How stages follow the time asleep (Sleep-EDF), applied to every classifier posterior.
+    let architecture: SleepArchitecturePrior
 
     /// The model file name inside `Models/` (without extension).
     public static let bundledName = "staging"
 
-    /// Loads a model file.
+    /// Loads a model file, with the sleep-architecture prior beside it (`staging-architecture.json` in the same
+    /// folder) or, when there is none, the bundled one.
     ///
     /// - Parameter url: a `staging.json` written by `Tools/staging/train.py`.
     /// - Returns: the model.
-    /// - Throws: `SleepCycleSdkError.modelUnavailable` when the file cannot be read,
-    ///   `.modelIntegrityCheckFailed` when it is malformed or inconsistent.
+    /// - Throws: `SleepCycleSdkError.modelUnavailable` when the file (or the prior) cannot be read,
+    ///   `.modelIntegrityCheckFailed` when either is malformed or inconsistent.
     public static func load(from url: URL) throws -> StagingModel {
         let data: Data
         do {
@@ -42,7 +45,11 @@ public struct StagingModel: Sendable {
         } catch {
             throw SleepCycleSdkError.modelIntegrityCheckFailed("\(url.lastPathComponent): \(error)")
         }
-        return try StagingModel(file: file)
+        let beside = url.deletingLastPathComponent().appendingPathComponent(SleepArchitecturePrior.bundledFileName)
+        let architecture =
+            FileManager.default.fileExists(atPath: beside.path)
+            ? try SleepArchitecturePrior.load(from: beside) : try SleepArchitecturePrior.bundled()
+        return try StagingModel(file: file, architecture: architecture)
     }
 
     /// Loads the model bundled with the library (`Models/staging.json`).
@@ -53,7 +60,7 @@ public struct StagingModel: Sendable {
         try load(from: try BundledResources.model(bundledName + ".json"))
     }
 
-    init(file: StagingModelFile) throws {
+    init(file: StagingModelFile, architecture: SleepArchitecturePrior) throws {
         guard file.format == StagingModelFile.formatName else {
             throw SleepCycleSdkError.modelIntegrityCheckFailed("not a staging model (format '\(file.format)')")
         }
@@ -111,6 +118,7 @@ public struct StagingModel: Sendable {
             })
         clockPrior = file.clockPrior
         snoringWakeSuppression = min(max(file.snoringWakeSuppression, 0), 1)
+        self.architecture = architecture
     }
 }
 
