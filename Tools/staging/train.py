@@ -46,8 +46,10 @@ LGB_PARAMS = dict(
 ROUNDS = 70
 INNER_FOLDS = 3
 WEIGHT_GRID = [0.6, 0.8, 1.0, 1.25, 1.6, 2.0, 2.5, 3.2]
+AWAKE_GRID = WEIGHT_GRID  # --awake-weights
 EXPONENTS = [0.5, 1.0, None]  # None: no sequence model (each epoch decided alone)
-MIN_WAKE_SPECIFICITY = 0.6
+MIN_WAKE_SPECIFICITY = 0.6  # --min-wake-specificity
+WAKE_CLASS_WEIGHT = 1.0  # --wake-class-weight: training weight of wake epochs in the classifiers
 AVAILABILITY_WINDOW = 20
 SNORING_WAKE_SUPPRESSION = 0.8  # a priori (no audio-labelled PSG data): snoring epochs are rarely wake
 CLOCK_BIN_HOURS = 0.5
@@ -78,7 +80,10 @@ class Table:
 
 
 def fit(x, y):
-    return lgb.train(LGB_PARAMS, lgb.Dataset(x, label=y), num_boost_round=ROUNDS)
+    weight = None
+    if WAKE_CLASS_WEIGHT != 1.0:
+        weight = np.where(y == 0, WAKE_CLASS_WEIGHT, 1.0)
+    return lgb.train(LGB_PARAMS, lgb.Dataset(x, label=y, weight=weight), num_boost_round=ROUNDS)
 
 
 def export_trees(booster, feature_count):
@@ -222,7 +227,7 @@ def tune(post_by_subject, labels_by_subject, context, seq):
         weights, current = np.ones(4), None
         for _ in range(2):  # coordinate ascent over awake, deep, rem (light fixed at 1)
             for k in (0, 2, 3):
-                for w in WEIGHT_GRID:
+                for w in (AWAKE_GRID if k == 0 else WEIGHT_GRID):
                     trial = weights.copy()
                     trial[k] = w
                     s = scores(truth, (stacked * trial).argmax(axis=1))
@@ -295,10 +300,13 @@ def train_model(table, subjects, transitions, log):
         clockPrior=dict(binHours=CLOCK_BIN_HOURS, probabilities=clock.tolist()),
         snoringWakeSuppression=SNORING_WAKE_SUPPRESSION,
     )
+    if ARCHITECTURE is not None:
+        model["architecture"] = ARCHITECTURE  # the prior the weights were tuned with travels with the model
     return model, boosters, seq, clock, tuned
 
 
 def main():
+    global ARCHITECTURE, MIN_WAKE_SPECIFICITY, WAKE_CLASS_WEIGHT, AWAKE_GRID
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--features", required=True)
     parser.add_argument("--hypnograms", required=True, help="sleepedf_hypnograms/epochs")
@@ -306,8 +314,16 @@ def main():
     parser.add_argument("--loso", help="directory for leave-one-subject-out models and predictions")
     parser.add_argument("--architecture", help="sleep-architecture prior applied to every posterior before "
                         "decoding (Models/staging-architecture.json, from architecture.py)")
+    parser.add_argument("--min-wake-specificity", type=float, default=MIN_WAKE_SPECIFICITY,
+                        help="the inner tuning penalises wake specificity below this (default 0.6)")
+    parser.add_argument("--wake-class-weight", type=float, default=WAKE_CLASS_WEIGHT,
+                        help="training weight of wake epochs in the classifiers (default 1)")
+    parser.add_argument("--awake-weights", help="comma-separated decision weights of wake the tuning tries "
+                        "(default: the grid of every stage)")
     args = parser.parse_args()
-    global ARCHITECTURE
+    MIN_WAKE_SPECIFICITY, WAKE_CLASS_WEIGHT = args.min_wake_specificity, args.wake_class_weight
+    if args.awake_weights:
+        AWAKE_GRID = [float(w) for w in args.awake_weights.split(",")]
     if args.architecture:
         with open(args.architecture) as handle:
             ARCHITECTURE = json.load(handle)

@@ -25,12 +25,13 @@ public struct StagingModel: Sendable {
     /// The model file name inside `Models/` (without extension).
     public static let bundledName = "staging"
 
-    /// Loads a model file, with the sleep-architecture prior beside it (`staging-architecture.json` in the same
-    /// folder) or, when there is none, the bundled one.
+    /// Loads a model file. Its sleep-architecture prior is the one the file carries (`train.py --architecture`
+    /// embeds the prior its decision weights were tuned with, so a downloaded model has it too); for a file
+    /// without one, `staging-architecture.json` in the same folder or, when there is none, the bundled prior.
     ///
     /// - Parameter url: a `staging.json` written by `Tools/staging/train.py`.
     /// - Returns: the model.
-    /// - Throws: `SleepCycleSdkError.modelUnavailable` when the file (or the prior) cannot be read,
+    /// - Throws: `SleepCycleSdkError.modelUnavailable` when the file (or the prior it needs) cannot be read,
     ///   `.modelIntegrityCheckFailed` when either is malformed or inconsistent.
     public static func load(from url: URL) throws -> StagingModel {
         let data: Data
@@ -45,10 +46,17 @@ public struct StagingModel: Sendable {
         } catch {
             throw SleepCycleSdkError.modelIntegrityCheckFailed("\(url.lastPathComponent): \(error)")
         }
-        let beside = url.deletingLastPathComponent().appendingPathComponent(SleepArchitecturePrior.bundledFileName)
-        let architecture =
-            FileManager.default.fileExists(atPath: beside.path)
-            ? try SleepArchitecturePrior.load(from: beside) : try SleepArchitecturePrior.bundled()
+        let architecture: SleepArchitecturePrior
+        if let carried = file.architecture {
+            try carried.validate()
+            architecture = carried
+        } else {
+            let beside = url.deletingLastPathComponent().appendingPathComponent(
+                SleepArchitecturePrior.bundledFileName)
+            architecture =
+                FileManager.default.fileExists(atPath: beside.path)
+                ? try SleepArchitecturePrior.load(from: beside) : try SleepArchitecturePrior.bundled()
+        }
         return try StagingModel(file: file, architecture: architecture)
     }
 
@@ -184,4 +192,6 @@ struct StagingModelFile: Codable {
     let sequenceSmoothing: [String: Bool]?
     let clockPrior: ClockPrior
     let snoringWakeSuppression: Double
+    /// The sleep-architecture prior the decision weights were tuned with (absent in older files).
+    let architecture: SleepArchitecturePrior?
 }
