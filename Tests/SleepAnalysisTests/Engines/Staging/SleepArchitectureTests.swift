@@ -68,9 +68,10 @@ final class SleepArchitectureTests: XCTestCase {
             for (context, predictions) in [
                 ("real time", stager.realTimePredictions), ("whole night", stager.wholeNight()),
             ] {
-                let label = "\(night.subjectId) \(mode.rawValue), \(context)"
-                let measured = try XCTUnwrap(architecture(predictions.map(\.stage)), "\(label): no sleep")
-                print(label, measured)
+                let stages = predictions.map(\.stage)
+                let measured = try XCTUnwrap(architecture(stages), "\(night.subjectId) \(mode.rawValue): no sleep")
+                let label = "\(night.subjectId) \(mode.rawValue), \(context): \(measured)"
+
                 if let deep = measured.firstDeepMinutes {
                     XCTAssertGreaterThanOrEqual(deep, population.firstDeepMinutes.p05, "\(label): first deep sleep")
                 }
