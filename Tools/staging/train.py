@@ -81,8 +81,10 @@ class Table:
 
 def fit(x, y):
     weight = None
-    if WAKE_CLASS_WEIGHT != 1.0:
-        weight = np.where(y == 0, WAKE_CLASS_WEIGHT, 1.0)
+    if WAKE_CLASS_WEIGHT == "balanced":  # wake weighs as much as an average class of the training rows
+        weight = np.where(y == 0, len(y) / 4 / max(1, int(np.sum(y == 0))), 1.0)
+    elif float(WAKE_CLASS_WEIGHT) != 1.0:
+        weight = np.where(y == 0, float(WAKE_CLASS_WEIGHT), 1.0)
     return lgb.train(LGB_PARAMS, lgb.Dataset(x, label=y, weight=weight), num_boost_round=ROUNDS)
 
 
@@ -316,8 +318,9 @@ def main():
                         "decoding (Models/staging-architecture.json, from architecture.py)")
     parser.add_argument("--min-wake-specificity", type=float, default=MIN_WAKE_SPECIFICITY,
                         help="the inner tuning penalises wake specificity below this (default 0.6)")
-    parser.add_argument("--wake-class-weight", type=float, default=WAKE_CLASS_WEIGHT,
-                        help="training weight of wake epochs in the classifiers (default 1)")
+    parser.add_argument("--wake-class-weight", default=WAKE_CLASS_WEIGHT,
+                        help="training weight of wake epochs in the classifiers: a number (default 1) or "
+                        "'balanced' (the training rows' epochs / 4 / their wake epochs)")
     parser.add_argument("--awake-weights", help="comma-separated decision weights of wake the tuning tries "
                         "(default: the grid of every stage)")
     args = parser.parse_args()
