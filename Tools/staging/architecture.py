@@ -105,6 +105,19 @@ def shares_by_minutes_asleep(nights):
     return counts / counts.sum(axis=1, keepdims=True), overall / overall.sum(), counts.sum(axis=1) - 3
 
 
+def rem_at_overall_share(shares, overall, after_minutes):
+    """The shares with REM at its overall share in every bin from `after_minutes` on (None: unchanged)."""
+    if after_minutes is None:
+        return shares
+    out = np.array(shares, dtype=float)
+    for i, start in enumerate(BIN_EDGES):
+        if start >= after_minutes:
+            rem = overall[2]
+            out[i, :2] = out[i, :2] / out[i, :2].sum() * (1 - rem)
+            out[i, 2] = rem
+    return out
+
+
 def summary(measures):
     def stats(key):
         values = np.array([m[key] for m in measures if m[key] is not None], dtype=float)
@@ -125,6 +138,10 @@ def main():
     parser.add_argument("--walch", help="walch/labels (measured for comparison, not used in the prior)")
     parser.add_argument("--out", required=True, help="the prior file to write")
     parser.add_argument("--report", help="also write per-recording measures here")
+    parser.add_argument("--rem-overall-after-minutes", type=float,
+                        help="a variant tried for REM recall (model card, not shipped): from this many minutes "
+                        "asleep REM keeps its overall share and light and deep share the rest in their measured "
+                        "ratio, so the prior holds REM back at sleep onset only")
     args = parser.parse_args()
 
     sleepedf = sleepedf_nights(args.hypnograms)
@@ -143,7 +160,8 @@ def main():
         source=f"{len(sleepedf)} Sleep-EDF cassette hypnograms (PhysioNet), R&K scoring; S1+S2 light, S3+S4 deep",
         stages=["light", "deep", "rem"],
         binStartMinutesAsleep=BIN_EDGES,
-        sharesByMinutesAsleep=np.round(shares, 5).tolist(),
+        sharesByMinutesAsleep=rem_at_overall_share(
+            np.round(shares, 5), np.round(overall, 5), args.rem_overall_after_minutes).tolist(),
         epochsPerBin=epochs.astype(int).tolist(),
         overallShares=np.round(overall, 5).tolist(),
         population=population,
