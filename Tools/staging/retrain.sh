@@ -9,6 +9,7 @@
 # About 20 to 45 minutes on two shared cores, nearly all of it the leave-one-subject-out training.
 #
 # Writes, under ${TMPDIR:-/tmp}/sleepanalysis-staging:
+#   architecture.json       the architecture measures of every Sleep-EDF and Walch night
 #   features.csv            the model inputs the package computes for every subject
 #   loso/<subject>.json     one model per subject, trained without that subject
 #   loso-python.json        the pooled held-out figures of train.py's Python mirror of the decoding
@@ -34,20 +35,26 @@ mkdir -p "$W"
 swift build -c release --product sleepanalysis
 CLI=.build/release/sleepanalysis
 
+# 0. The sleep-architecture prior, measured on the Sleep-EDF hypnograms (the Walch nights for comparison only).
+python3 Tools/staging/architecture.py --hypnograms "$HYPNOGRAMS" --walch "$WALCH/labels" \
+    --out Models/staging-architecture.json --report "$W/architecture.json"
+
 # 1. The features, computed by the package exactly as the engine computes them at run time.
 "$CLI" features staging --dataset walch --root "$WALCH" --out "$W/features.csv"
 
 # 2. Leave-one-subject-out: per subject, the whole training procedure (classifiers, inner tuning, priors)
 #    without it; train.py prints its own pooled figures as a cross-check.
 rm -rf "$W/loso"
-python3 Tools/staging/train.py --features "$W/features.csv" --hypnograms "$HYPNOGRAMS" --loso "$W/loso" \
+python3 Tools/staging/train.py --features "$W/features.csv" --hypnograms "$HYPNOGRAMS" \
+    --architecture Models/staging-architecture.json --loso "$W/loso" \
     > "$W/loso-python.json"
 
 # 3. The held-out figures through the Swift engine: every subject staged by the model that never saw it.
 "$CLI" evaluate staging --dataset walch --root "$WALCH" --model-dir "$W/loso" --format json > "$W/loso-swift.json"
 
 # 4. The shipped model, trained on every subject.
-python3 Tools/staging/train.py --features "$W/features.csv" --hypnograms "$HYPNOGRAMS" --out Models/staging.json
+python3 Tools/staging/train.py --features "$W/features.csv" --hypnograms "$HYPNOGRAMS" \
+    --architecture Models/staging-architecture.json --out Models/staging.json
 
 echo "held-out figures (Swift engine): $W/loso-swift.json"
 echo "held-out figures (Python mirror): $W/loso-python.json"

@@ -46,12 +46,15 @@ LGB_PARAMS = dict(
 ROUNDS = 70
 INNER_FOLDS = 3
 WEIGHT_GRID = [0.6, 0.8, 1.0, 1.25, 1.6, 2.0, 2.5, 3.2]
+AWAKE_GRID = WEIGHT_GRID  # --awake-weights
 EXPONENTS = [0.5, 1.0, None]  # None: no sequence model (each epoch decided alone)
-MIN_WAKE_SPECIFICITY = 0.6
+MIN_WAKE_SPECIFICITY = 0.6  # --min-wake-specificity
+WAKE_CLASS_WEIGHT = 1.0  # --wake-class-weight: training weight of wake epochs in the classifiers
 AVAILABILITY_WINDOW = 20
 SNORING_WAKE_SUPPRESSION = 0.8  # a priori (no audio-labelled PSG data): snoring epochs are rarely wake
 CLOCK_BIN_HOURS = 0.5
 CLOCK_BINS = 20
+ARCHITECTURE = None  # the sleep-architecture prior (Models/staging-architecture.json), set by --architecture
 
 
 def load_table(path):
@@ -77,7 +80,12 @@ class Table:
 
 
 def fit(x, y):
-    return lgb.train(LGB_PARAMS, lgb.Dataset(x, label=y), num_boost_round=ROUNDS)
+    weight = None
+    if WAKE_CLASS_WEIGHT == "balanced":  # wake weighs as much as an average class of the training rows
+        weight = np.where(y == 0, len(y) / 4 / max(1, int(np.sum(y == 0))), 1.0)
+    elif float(WAKE_CLASS_WEIGHT) != 1.0:
+        weight = np.where(y == 0, float(WAKE_CLASS_WEIGHT), 1.0)
+    return lgb.train(LGB_PARAMS, lgb.Dataset(x, label=y, weight=weight), num_boost_round=ROUNDS)
 
 
 def export_trees(booster, feature_count):
@@ -139,6 +147,33 @@ def posteriors(table, models, rows_by_subject, context, clock, only=None):
     return result
 
 
+def architecture_prior(post, weights):
+    """The sleep-architecture prior, as SleepStager/SleepArchitecturePrior in Swift: light, deep and REM times their
+    share in the bin of minutes asleep so far over their overall share, rescaled to the old sleep total, wake
+    unchanged; minutes asleep = 30 s for each earlier epoch whose weighted most probable stage is a sleep stage."""
+    if ARCHITECTURE is None:
+        return post
+    starts = np.array(ARCHITECTURE["binStartMinutesAsleep"], dtype=float)
+    ratios = np.array(ARCHITECTURE["sharesByMinutesAsleep"]) / np.array(ARCHITECTURE["overallShares"])
+    out = post.copy()
+    minutes = 0.0
+    for t in range(len(post)):
+        b = int(np.searchsorted(starts, minutes, side="right") - 1)
+        sleep = post[t, 1:].sum()
+        adjusted = post[t, 1:] * ratios[b]
+        total = adjusted.sum()
+        if total > 0 and np.isfinite(total):
+            out[t, 1:] = adjusted * sleep / total
+        weighted = out[t] * weights
+        if weighted[1:].max() > weighted[0]:
+            minutes += 0.5
+    return out
+
+
+def with_architecture(post_by_subject, weights):
+    return {s: architecture_prior(p, np.asarray(weights, dtype=float)) for s, p in post_by_subject.items()}
+
+
 def clock_prior(table, rows):
     hours = table.values[rows, table.names.index("causal.time_hours")]
     bins = np.clip((hours / CLOCK_BIN_HOURS).astype(int), 0, CLOCK_BINS - 1)
@@ -194,7 +229,7 @@ def tune(post_by_subject, labels_by_subject, context, seq):
         weights, current = np.ones(4), None
         for _ in range(2):  # coordinate ascent over awake, deep, rem (light fixed at 1)
             for k in (0, 2, 3):
-                for w in WEIGHT_GRID:
+                for w in (AWAKE_GRID if k == 0 else WEIGHT_GRID):
                     trial = weights.copy()
                     trial[k] = w
                     s = scores(truth, (stacked * trial).argmax(axis=1))
@@ -243,6 +278,10 @@ def train_model(table, subjects, transitions, log):
             oof.update(posteriors(table, models, rows_by(table, fold), context, clock, only=variant))
         labels = {s: table.labels[np.where(table.subjects == s)[0]] for s in subjects}
         tuned[context] = tune(oof, labels, context, seq)
+        if ARCHITECTURE is not None:
+            # The prior counts minutes asleep with the decision weights: tune again with it applied (it counts
+            # with the first pass's weights; the model then applies it with the final ones).
+            tuned[context] = tune(with_architecture(oof, tuned[context][1]), labels, context, seq)
         log(f"  {context}: exponent {tuned[context][0]} weights {tuned[context][1].tolist()}")
     labelled = rows[table.labels[rows] >= 0]
     variants, boosters = [], {}
@@ -263,16 +302,34 @@ def train_model(table, subjects, transitions, log):
         clockPrior=dict(binHours=CLOCK_BIN_HOURS, probabilities=clock.tolist()),
         snoringWakeSuppression=SNORING_WAKE_SUPPRESSION,
     )
+    if ARCHITECTURE is not None:
+        model["architecture"] = ARCHITECTURE  # the prior the weights were tuned with travels with the model
     return model, boosters, seq, clock, tuned
 
 
 def main():
+    global ARCHITECTURE, MIN_WAKE_SPECIFICITY, WAKE_CLASS_WEIGHT, AWAKE_GRID
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--features", required=True)
     parser.add_argument("--hypnograms", required=True, help="sleepedf_hypnograms/epochs")
     parser.add_argument("--out", help="model file to write (trained on every subject)")
     parser.add_argument("--loso", help="directory for leave-one-subject-out models and predictions")
+    parser.add_argument("--architecture", help="sleep-architecture prior applied to every posterior before "
+                        "decoding (Models/staging-architecture.json, from architecture.py)")
+    parser.add_argument("--min-wake-specificity", type=float, default=MIN_WAKE_SPECIFICITY,
+                        help="the inner tuning penalises wake specificity below this (default 0.6)")
+    parser.add_argument("--wake-class-weight", default=WAKE_CLASS_WEIGHT,
+                        help="training weight of wake epochs in the classifiers: a number (default 1) or "
+                        "'balanced' (the training rows' epochs / 4 / their wake epochs)")
+    parser.add_argument("--awake-weights", help="comma-separated decision weights of wake the tuning tries "
+                        "(default: the grid of every stage)")
     args = parser.parse_args()
+    MIN_WAKE_SPECIFICITY, WAKE_CLASS_WEIGHT = args.min_wake_specificity, args.wake_class_weight
+    if args.awake_weights:
+        AWAKE_GRID = [float(w) for w in args.awake_weights.split(",")]
+    if args.architecture:
+        with open(args.architecture) as handle:
+            ARCHITECTURE = json.load(handle)
     log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     table = Table(args.features)
     transitions = sequence.transition_matrix(sequence.sleepedf_sequences(args.hypnograms))
@@ -288,7 +345,8 @@ def main():
                 json.dump(model, handle)
             for context in CONTEXTS:
                 models = {v: boosters[(v, context)] for v in VARIANTS}
-                post = posteriors(table, models, rows_by(table, [held_out]), context, clock)
+                post = with_architecture(posteriors(table, models, rows_by(table, [held_out]), context, clock),
+                                         tuned[context][1])
                 predicted[context].update(decode(post, context, seq, tuned[context][0], np.array(tuned[context][1])))
         summary = {}
         for context in CONTEXTS:

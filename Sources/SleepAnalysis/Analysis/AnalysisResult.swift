@@ -36,6 +36,7 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case sessionId, startTime, endTime, timeZone, events, breathingRates, sleepStageIntervals
         case realTimeSleepStageIntervals, sleepStagePredictions, statistics, audioStatistics, warnings, stagingBasis
+        case scoreUnavailableReason
     }
 
     /// Creates a result.
@@ -99,7 +100,8 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
         stagingBasis = try container.decodeIfPresent(StagingBasis.self, forKey: .stagingBasis)
     }
 
-    /// Encodes the result; `warnings` only when there are some, so clean nights encode as before.
+    /// Encodes the result; `warnings` only when there are some, so clean nights encode as before;
+    /// `scoreUnavailableReason` when the night cannot be scored (it is derived, so decoding ignores it).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sessionId, forKey: .sessionId)
@@ -115,5 +117,6 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
         try container.encodeIfPresent(audioStatistics, forKey: .audioStatistics)
         if !warnings.isEmpty { try container.encode(warnings, forKey: .warnings) }
         try container.encodeIfPresent(stagingBasis, forKey: .stagingBasis)
+        try container.encodeIfPresent(scoreUnavailableReason, forKey: .scoreUnavailableReason)
     }
 }

@@ -131,7 +131,7 @@ enum AnalyzeCommand: Command {
                 channel: $0.channel,
                 report: AnalysisReport(
                     result: $0.result,
-                    score: SleepScoring.compute(
+                    score: SleepScoring.score(
                         result: $0.result, history: history))
             )
         }

@@ -28,7 +28,7 @@ enum QueueResultCommand {
                 job.map { "is \($0.state.rawValue)" + ($0.lastError.map { ": \($0)" } ?? "") } ?? "does not exist"
             throw CommandLineError(kind: .failure, message: "job \(id) has no result: it \(state)")
         }
-        let report = AnalysisReport(result: result, score: SleepScoring.compute(result: result, history: []))
+        let report = AnalysisReport(result: result, score: SleepScoring.score(result: result, history: []))
         FileHandle.standardOutput.write(try AnalysisReport.makeEncoder().encode(report))
         FileHandle.standardOutput.write(Data("\n".utf8))
     }

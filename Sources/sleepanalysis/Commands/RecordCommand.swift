@@ -70,7 +70,7 @@ enum RecordCommand: Command {
                 [result], in: URL(fileURLWithPath: $0, isDirectory: true),
                 storageDirectory: parsed.option("storage").map { URL(fileURLWithPath: $0, isDirectory: true) })
         }
-        let report = AnalysisReport(result: result, score: SleepScoring.compute(result: result))
+        let report = AnalysisReport(result: result, score: SleepScoring.score(result: result))
         switch format {
         case "json":
             FileHandle.standardOutput.write(try AnalysisReport.makeEncoder().encode(report))

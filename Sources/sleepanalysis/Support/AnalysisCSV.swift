@@ -107,7 +107,7 @@ enum AnalysisCSV {
         return led(Table(name: "breathing", header: ["time", "bpm", "confidence"], rows: rows), by: channel)
     }
 
-    /// One row: the session, its statistics (durations in seconds, empty when not computed) and its score (0…1).
+    /// One row: the session, its statistics (durations in seconds, empty when not computed) and its score (0…1; empty when the night cannot be scored).
     static func summary(_ report: AnalysisReport, channel: String?) -> Table {
         let result = report.result
         let stats = result.statistics
@@ -124,9 +124,9 @@ enum AnalysisCSV {
                 number(stats?.snoreTime), stats?.snoreSessions.map { String($0.count) } ?? "",
                 String(result.events.count), String(result.breathingRates.count),
             ]
-            + [report.score.total, report.score.duration, report.score.quality, report.score.routine].map {
+            + (report.score.map { [$0.total, $0.duration, $0.quality, $0.routine] } ?? []).map {
                 String(format: "%.4f", $0)
-            }
+            } + (report.score == nil ? ["", "", "", ""] : [])
         let header =
             [
                 "session", "start", "end", "time_zone", "time_in_bed_s", "total_sleep_s", "sleep_onset_latency_s",

@@ -4,11 +4,12 @@ import SleepAnalysis
 /// What `analyze` prints for one session: the whole `AnalysisResult` plus its sleep score and smart-alarm events.
 ///
 /// JSON: the `AnalysisResult` properties under their Swift names (dates ISO 8601 with milliseconds, event types
-/// and stages by case name, durations in seconds), plus `score` (`total`, `duration`, `quality`, `routine`, 0…1)
-/// and `smartAlarm` (`[{"type", "reason", "time"}]`). Keys are sorted, so the output is stable.
+/// and stages by case name, durations in seconds), plus `score` (`total`, `duration`, `quality`, `routine`, 0…1;
+/// absent when the result's `scoreUnavailableReason` says why) and `smartAlarm` (`[{"type", "reason", "time"}]`).
+/// Keys are sorted, so the output is stable.
 struct AnalysisReport: Encodable {
     let result: AnalysisResult
-    let score: SleepScore
+    let score: SleepScore?
 
     private enum ExtraKeys: String, CodingKey {
         case score, smartAlarm
@@ -17,7 +18,7 @@ struct AnalysisReport: Encodable {
     func encode(to encoder: any Encoder) throws {
         try result.encode(to: encoder)
         var extra = encoder.container(keyedBy: ExtraKeys.self)
-        try extra.encode(score, forKey: .score)
+        try extra.encodeIfPresent(score, forKey: .score)
         try extra.encode(result.smartAlarmEvents.map(\.json), forKey: .smartAlarm)
     }
 
@@ -48,7 +49,7 @@ enum Timestamps {
 /// The human-readable summary of a result.
 enum AnalysisText {
     /// A few lines: times, statistics, stages, events, breathing, audio health, score, the input's warnings.
-    static func render(_ result: AnalysisResult, score: SleepScore, title: String? = nil) -> String {
+    static func render(_ result: AnalysisResult, score: SleepScore?, title: String? = nil) -> String {
         var out: [String] = []
         if let title { out.append("== \(title) ==") }
         out.append(
@@ -64,7 +65,7 @@ enum AnalysisText {
                         "", "one character per \(minutes) min: W awake, R REM, - light, _ deep, blank unstaged")))
         }
         out += NightReportFacts.observations(result).map(line)
-        out.append(line(NightReportFacts.score(score)))
+        out.append(line(NightReportFacts.score(score, unavailable: result.scoreUnavailableReason)))
         for warning in result.warnings { out.append(line(NightReportFact("Warning", warning.message))) }
         return out.joined(separator: "\n") + "\n"
     }

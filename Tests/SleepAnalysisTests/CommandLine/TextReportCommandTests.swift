@@ -20,4 +20,20 @@ final class TextReportCommandTests: XCTestCase {
             lines[index + 1].trimmingCharacters(in: .whitespaces),
             "one character per 1 min: W awake, R REM, - light, _ deep, blank unstaged")
     }
+
+    func test_a_short_recording_has_no_score_and_the_report_says_it_is_short() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let clip = FixturePaths.fixtures.appendingPathComponent("clip_breathing_15bpm.ogg").path
+        let text = try runCommandLineTool(
+            ["analyze", clip, "--no-store", "--quiet", "--storage", directory.path], timeout: 60)
+        XCTAssertEqual(text.status, 0, text.standardError)
+        XCTAssertTrue(
+            text.standardOutput.contains("Sleep score       none: the recording is short"), text.standardOutput)
+        let json = try runCommandLineTool(
+            ["analyze", clip, "--no-store", "--quiet", "--format", "json", "--storage", directory.path], timeout: 60)
+        let report = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        XCTAssertNil(report["score"])
+        XCTAssertEqual(report["scoreUnavailableReason"] as? String, "shortRecording")
+    }
 }

@@ -47,11 +47,11 @@ final class NightReportHTMLTests: XCTestCase {
     func test_quoted_text_is_escaped_and_an_unstaged_night_says_why_it_has_no_score() {
         let result = night(staged: false, basis: nil, warning: "<script>alert('x')</script> & \"more\"")
         let html = NightReportHTML.render([
-            NightReportHTML.Night(result: result, score: SleepScoring.compute(result: result))
+            NightReportHTML.Night(result: result, score: SleepScoring.score(result: result))
         ])
         XCTAssertFalse(html.contains("<script"), html)
         XCTAssertTrue(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;more&quot;"), html)
-        XCTAssertTrue(html.contains("No score: the night was not staged"), html)
+        XCTAssertTrue(html.contains("No score: the recording was not staged."), html)
         XCTAssertFalse(html.contains("/ 100</p>"), "no number is shown for an unstaged night")
         XCTAssertTrue(html.contains("<section id=\"sound-level\">\n<h2>Sound level</h2>\n<p>Not measured"), html)
     }

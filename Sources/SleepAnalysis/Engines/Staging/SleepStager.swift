@@ -7,7 +7,9 @@ import Foundation
 /// activity and heart rate, activity only, or heart rate only. Without either, audio movement sounds stand in
 /// for activity counts (audio-only mode; not validated against polysomnography), and with no input at all the
 /// clock prior (stage frequencies by time since the session began) is used. Snoring lowers the probability
-/// of wake. Real time runs the stage-sequence model forward (a filter); the whole night runs forward–backward;
+/// of wake. In every mode the sleep-architecture prior then reweighs light, deep and REM by the minutes asleep
+/// so far (counted from earlier epochs only), so deep sleep and REM at the start of sleep need strong evidence
+/// (`SleepArchitecturePrior`). Real time runs the stage-sequence model forward (a filter); the whole night runs forward–backward;
 /// a model may switch the sequence model off for a context (then each epoch is decided from its classifier).
 ///
 /// Epochs are placed on a 30-second grid that starts at the first epoch; a gap is filled with empty epochs,
@@ -28,6 +30,8 @@ public struct SleepStager: Sendable {
     /// Whether each epoch's activity is the count of movement sounds (no accelerometer or actigraphy).
     private var activityFromSound: [Bool] = []
     private var filtered: [Double]?
+    /// Minutes asleep before the next epoch in real time (30 s for each earlier epoch decided asleep).
+    private var causalMinutesAsleep = 0.0
 
     private static let availabilityWindow = 20
 
@@ -62,9 +66,6 @@ public struct SleepStager: Sendable {
         return append(placed)
     }
 
-    /// The whole-night predictions: every epoch staged so far, using the entire night (forward–backward).
-    ///
-    /// - Returns: one prediction per epoch; probabilities sum to 1.
     /// The inputs that staged most epochs so far (measured movement and heart rate where they were there, movement
     /// sounds standing in for movement otherwise, else the time of night); nil before any epoch.
     public var basis: StagingBasis.Mode? {
@@ -87,8 +88,16 @@ public struct SleepStager: Sendable {
         return StagingBasis.Mode.allCases.max { (counts[$0] ?? 0) < (counts[$1] ?? 0) }
     }
 
+    /// The whole-night predictions: every epoch staged so far, using the entire night (forward–backward).
+    ///
+    /// - Returns: one prediction per epoch; probabilities sum to 1.
     public func wholeNight() -> [SleepStagePrediction] {
-        let emissions = (0..<night.count).map { emission(at: $0, context: .wholeNight) }
+        var minutesAsleep = 0.0
+        let emissions = (0..<night.count).map { index in
+            let posterior = posterior(at: index, context: .wholeNight, minutesAsleep: minutesAsleep)
+            minutesAsleep += minutesOfSleep(in: posterior, context: .wholeNight)
+            return emission(posterior, context: .wholeNight)
+        }
         let smoothing = model.sequenceSmoothing[.wholeNight] ?? true
         let posteriors = smoothing ? model.sequence.smoothed(emissions) : emissions.map(StageSequenceModel.normalised)
         return posteriors.enumerated().map { index, posterior in
@@ -109,7 +118,9 @@ public struct SleepStager: Sendable {
         activityFromSound.append(epoch.activityCount == nil && series.activityCount != nil)
         hasHeartRate.append(series.heartRate != nil)
         let index = night.count - 1
-        let current = emission(at: index, context: .causal)
+        let posterior = posterior(at: index, context: .causal, minutesAsleep: causalMinutesAsleep)
+        causalMinutesAsleep += minutesOfSleep(in: posterior, context: .causal)
+        let current = emission(posterior, context: .causal)
         if model.sequenceSmoothing[.causal] ?? true {
             filtered = model.sequence.forwardStep(previous: filtered, emission: current)
         } else {
@@ -120,9 +131,9 @@ public struct SleepStager: Sendable {
         return result
     }
 
-    /// The emission likelihood of epoch `index`: the matching classifier's posterior over the class prior (the
-    /// posterior itself when the context runs without the sequence model).
-    private func emission(at index: Int, context: StagingContext) -> [Double] {
+    /// The stage probabilities of epoch `index` before the sequence model: the matching classifier's posterior (or
+    /// the clock prior), snoring's lowering of wake, and the sleep-architecture prior for `minutesAsleep`.
+    private func posterior(at index: Int, context: StagingContext, minutesAsleep: Double) -> [Double] {
         let lower = max(0, index - Self.availabilityWindow)
         let upper = context == .causal ? index : min(night.count - 1, index + Self.availabilityWindow)
         let inputs = StagingInputs.matching(
@@ -138,8 +149,23 @@ public struct SleepStager: Sendable {
             posterior[0] *= 1 - model.snoringWakeSuppression * min(max(snoring, 0), 1)
             posterior = StageSequenceModel.normalised(posterior)
         }
+        return model.architecture.apply(to: posterior, minutesAsleep: minutesAsleep)
+    }
+
+    /// The emission likelihood of a posterior: the posterior over the class prior (the posterior itself when the
+    /// context runs without the sequence model).
+    private func emission(_ posterior: [Double], context: StagingContext) -> [Double] {
         guard model.sequenceSmoothing[context] ?? true else { return posterior }
         return model.sequence.emission(posterior, priorExponent: model.emissionPriorExponents[context] ?? 1)
+    }
+
+    /// The minutes of sleep an epoch adds: its 30 seconds when its most probable stage after the decision weights
+    /// is a sleep stage (as the stager would decide it alone), else none.
+    private func minutesOfSleep(in posterior: [Double], context: StagingContext) -> Double {
+        let weights = model.decisionWeights[context] ?? [1, 1, 1, 1]
+        let weighted = zip(posterior, weights).map { $0 * $1 }
+        let asleep = weighted[1...3].contains { $0 > weighted[0] }
+        return asleep ? EpochFeatures.duration / 60 : 0
     }
 
     private func prediction(at index: Int, posterior: [Double], context: StagingContext) -> SleepStagePrediction {

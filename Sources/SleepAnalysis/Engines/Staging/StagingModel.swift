@@ -19,16 +19,20 @@ public struct StagingModel: Sendable {
     let sequenceSmoothing: [StagingContext: Bool]
     let clockPrior: ClockPrior
     let snoringWakeSuppression: Double
+    /// How stages follow the time asleep (Sleep-EDF), applied to every classifier posterior.
+    let architecture: SleepArchitecturePrior
 
     /// The model file name inside `Models/` (without extension).
     public static let bundledName = "staging"
 
-    /// Loads a model file.
+    /// Loads a model file. Its sleep-architecture prior is the one the file carries (`train.py --architecture`
+    /// embeds the prior its decision weights were tuned with, so a downloaded model has it too); for a file
+    /// without one, `staging-architecture.json` in the same folder or, when there is none, the bundled prior.
     ///
     /// - Parameter url: a `staging.json` written by `Tools/staging/train.py`.
     /// - Returns: the model.
-    /// - Throws: `SleepCycleSdkError.modelUnavailable` when the file cannot be read,
-    ///   `.modelIntegrityCheckFailed` when it is malformed or inconsistent.
+    /// - Throws: `SleepCycleSdkError.modelUnavailable` when the file (or the prior it needs) cannot be read,
+    ///   `.modelIntegrityCheckFailed` when either is malformed or inconsistent.
     public static func load(from url: URL) throws -> StagingModel {
         let data: Data
         do {
@@ -42,7 +46,18 @@ public struct StagingModel: Sendable {
         } catch {
             throw SleepCycleSdkError.modelIntegrityCheckFailed("\(url.lastPathComponent): \(error)")
         }
-        return try StagingModel(file: file)
+        let architecture: SleepArchitecturePrior
+        if let carried = file.architecture {
+            try carried.validate()
+            architecture = carried
+        } else {
+            let beside = url.deletingLastPathComponent().appendingPathComponent(
+                SleepArchitecturePrior.bundledFileName)
+            architecture =
+                FileManager.default.fileExists(atPath: beside.path)
+                ? try SleepArchitecturePrior.load(from: beside) : try SleepArchitecturePrior.bundled()
+        }
+        return try StagingModel(file: file, architecture: architecture)
     }
 
     /// Loads the model bundled with the library (`Models/staging.json`).
@@ -53,7 +68,7 @@ public struct StagingModel: Sendable {
         try load(from: try BundledResources.model(bundledName + ".json"))
     }
 
-    init(file: StagingModelFile) throws {
+    init(file: StagingModelFile, architecture: SleepArchitecturePrior) throws {
         guard file.format == StagingModelFile.formatName else {
             throw SleepCycleSdkError.modelIntegrityCheckFailed("not a staging model (format '\(file.format)')")
         }
@@ -111,6 +126,7 @@ public struct StagingModel: Sendable {
             })
         clockPrior = file.clockPrior
         snoringWakeSuppression = min(max(file.snoringWakeSuppression, 0), 1)
+        self.architecture = architecture
     }
 }
 
@@ -176,4 +192,6 @@ struct StagingModelFile: Codable {
     let sequenceSmoothing: [String: Bool]?
     let clockPrior: ClockPrior
     let snoringWakeSuppression: Double
+    /// The sleep-architecture prior the decision weights were tuned with (absent in older files).
+    let architecture: SleepArchitecturePrior?
 }

@@ -92,12 +92,16 @@ public enum NightReportFacts {
         return facts
     }
 
-    /// The sleep score and its parts.
+    /// The sleep score and its parts, or why the night has none.
     ///
-    /// - Parameter score: The night's score (`SleepScoring.compute`).
+    /// - Parameters:
+    ///   - score: The night's score (`SleepScoring.score`), nil when it has none.
+    ///   - reason: Why it has none (`AnalysisResult.scoreUnavailableReason`).
     /// - Returns: The line.
-    public static func score(_ score: SleepScore) -> NightReportFact {
-        NightReportFact(
+    public static func score(_ score: SleepScore?, unavailable reason: SleepScoreUnavailableReason?) -> NightReportFact
+    {
+        guard let score else { return NightReportFact("Sleep score", "none: " + (reason ?? .notStaged).message) }
+        return NightReportFact(
             "Sleep score",
             String(
                 format: "%.0f / 100 (duration %.2f, quality %.2f, routine %.2f)", score.total * 100, score.duration,

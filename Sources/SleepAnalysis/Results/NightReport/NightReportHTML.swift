@@ -12,8 +12,8 @@ public enum NightReportHTML {
     public struct Night: Sendable {
         /// The session's result.
         public var result: AnalysisResult
-        /// Its sleep score (`SleepScoring.compute`); shown only when the night was staged.
-        public var score: SleepScore
+        /// Its sleep score (`SleepScoring.score`); nil when the night has none (the page says why).
+        public var score: SleepScore?
         /// The sound level the analysis measured (`SoundLevelCollector`); nil when it was not collected.
         public var soundLevel: SoundLevelTimeline?
         /// A heading for the night when a page has several (the channel of a two-sleeper recording).
@@ -23,11 +23,11 @@ public enum NightReportHTML {
         ///
         /// - Parameters:
         ///   - result: The session's result.
-        ///   - score: Its sleep score; shown only when the night was staged.
+        ///   - score: Its sleep score; nil when the night has none (`AnalysisResult.scoreUnavailableReason`).
         ///   - soundLevel: The sound level the analysis measured; nil when it was not collected.
         ///   - title: A heading for the night when a page has several.
         public init(
-            result: AnalysisResult, score: SleepScore, soundLevel: SoundLevelTimeline? = nil, title: String? = nil
+            result: AnalysisResult, score: SleepScore?, soundLevel: SoundLevelTimeline? = nil, title: String? = nil
         ) {
             self.result = result
             self.score = score

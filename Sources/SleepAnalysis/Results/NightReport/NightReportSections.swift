@@ -113,16 +113,14 @@ struct NightReportSections {
     }
 
     private var score: String {
-        guard result.statistics != nil else {
-            return section(
-                "score", "Sleep score",
-                "<p>No score: the night was not staged, so there is no sleep to score "
-                    + "(sleep staging \(escape(NightReportFacts.notStagedReason))).</p>\n")
+        guard let score = night.score else {
+            let reason = result.scoreUnavailableReason ?? .notStaged
+            return section("score", "Sleep score", "<p>No score: \(escape(reason.message)).</p>\n")
         }
-        let total = String(format: "%.0f", night.score.total * 100)
+        let total = String(format: "%.0f", score.total * 100)
         let parts = String(
-            format: "duration %.2f, quality %.2f, routine %.2f (each 0–1)", night.score.duration,
-            night.score.quality, night.score.routine)
+            format: "duration %.2f, quality %.2f, routine %.2f (each 0–1)", score.duration, score.quality,
+            score.routine)
         return section("score", "Sleep score", "<p class=\"score\">\(total) / 100</p>\n<p>\(escape(parts))</p>\n")
     }
 

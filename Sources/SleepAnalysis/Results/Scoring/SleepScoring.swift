@@ -51,6 +51,20 @@ public enum SleepScoring {
         )
     }
 
+    /// Scores a finished night when it is one: nil for a recording that was not staged, is under 3 hours in bed,
+    /// or has no sleep (`AnalysisResult.scoreUnavailableReason` says which), where `compute` would rate a nap or a
+    /// clip as a poor night.
+    ///
+    /// - Parameters: as `compute`.
+    /// - Returns: The score, or nil when the night cannot be scored.
+    public static func score(
+        result: AnalysisResult, history: [SleepScoreHistoryEntry] = [], dateOfBirth: Date? = nil,
+        chronoType: ChronoType? = nil
+    ) -> SleepScore? {
+        guard result.scoreUnavailableReason == nil else { return nil }
+        return compute(result: result, history: history, dateOfBirth: dateOfBirth, chronoType: chronoType)
+    }
+
     /// The sleeper's chronotype from recent nights.
     ///
     /// - Parameter history: Earlier nights, any order; the most recent 28 are used.

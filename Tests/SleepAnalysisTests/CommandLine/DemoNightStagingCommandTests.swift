@@ -1,0 +1,43 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The bundled demo night, sound only (no accelerometer): a plausible start of sleep, snoring staged as sleep,
+/// and a report that says the mode is not validated and the recording too short for a score.
+final class DemoNightStagingCommandTests: XCTestCase {
+    func test_the_sound_only_demo_night_has_no_early_deep_sleep_and_sleeps_through_its_snoring() throws {
+        let night = FixturePaths.fixtures.appendingPathComponent("night_short.ogg").path
+        let output = try runCommandLineTool(
+            ["analyze", night, "--start", "2026-12-01T23:00:00Z", "--format", "json", "--quiet", "--no-store"],
+            timeout: 120)
+        XCTAssertEqual(output.status, 0, output.standardError)
+        let report = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+
+        let basis = try XCTUnwrap(report["stagingBasis"] as? [String: Any])
+        XCTAssertEqual(basis["mode"] as? String, "soundOnly")
+        XCTAssertEqual(basis["isValidated"] as? Bool, false)
+        XCTAssertNil(report["score"])
+        XCTAssertEqual(report["scoreUnavailableReason"] as? String, "shortRecording")
+
+        // Whole night, epoch by epoch (30 s from the start), and real time as intervals expanded to epochs.
+        let predictions = try XCTUnwrap(report["sleepStagePredictions"] as? [[String: Any]])
+        let wholeNight = predictions.compactMap { $0["stage"] as? String }
+        XCTAssertEqual(wholeNight.count, 60)
+        let intervals = try XCTUnwrap(report["realTimeSleepStageIntervals"] as? [[String: Any]])
+        let realTime = try intervals.flatMap { interval -> [String] in
+            let stage = try XCTUnwrap(interval["stage"] as? String)
+            let span = try XCTUnwrap(interval["interval"] as? [String: Any])
+            let seconds = try XCTUnwrap(span["duration"] as? Double)
+            return Array(repeating: stage, count: Int((seconds / 30).rounded(.up)))
+        }
+        for (name, stages) in [("whole night", wholeNight), ("real time", realTime)] {
+            let onset = try XCTUnwrap(stages.firstIndex { $0 != "awake" }, "\(name): no sleep")
+            let firstQuarterHour = stages[onset..<min(stages.count, onset + 30)]
+            XCTAssertFalse(firstQuarterHour.contains("deep"), "\(name): deep sleep within 15 min of onset: \(stages)")
+            XCTAssertFalse(stages[onset...].prefix(30).contains("rem"), "\(name): REM within 15 min of onset")
+            // Snoring from 10:00 to 13:00: epochs 20 to 25.
+            XCTAssertFalse(stages[20..<26].contains("awake"), "\(name): snoring staged awake: \(stages)")
+        }
+    }
+}
