@@ -204,7 +204,9 @@ public final class SessionStore: Sendable {
 
     /// Every change from now on, in anchor order: made through this store (SQLite), or to this subject through
     /// any connection (PostgreSQL: the first access starts listening). Each access is a new stream, and any number
-    /// may be consumed at once. A stream ends when the store is released.
+    /// may be consumed at once. A stream ends when the store is released. Other connections' changes arrive through
+    /// an anchored query after each notification, so a night saved and deleted elsewhere between two of them
+    /// arrives as its deletion only (as `changes(since:)` reports it).
     public var changes: AsyncStream<SessionStoreChange> { publisher.makeStream() }
 
     /// How many `changes` streams are being consumed (for tests and diagnostics).

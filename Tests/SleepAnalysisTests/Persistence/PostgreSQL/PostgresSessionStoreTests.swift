@@ -30,35 +30,31 @@ final class PostgresSessionStoreTests: SessionStoreTests {
         return try SessionStore(address: testDatabase.address, subject: subject)
     }
 
-    func test_aChangeMadeThroughAnotherConnection_arrivesOnTheChangesStream() async throws {
+    func test_changesMadeThroughAnotherConnection_arriveOnTheChangesStream_inOrder() async throws {
         // Given a subscriber to one store, and another store (its own connection) on the same subject
         let watched = try makeStore()
         let stream = watched.changes
         let other = try reopened(watched)
-        let received = Task {
-            var changes: [SessionStoreChange] = []
+        let received = ReceivedChanges()
+        let consumer = Task {
             for await change in stream {
-                changes.append(change)
-                if changes.count == 2 { break }
+                if received.append(change) == 2 { break }
             }
-            return changes
         }
+        defer { consumer.cancel() }
 
-        // When the other store saves a night and deletes it
+        // When the other store saves a night, and deletes it once the save has arrived (a night saved and deleted
+        // before the subscriber catches up arrives as its deletion only, as an anchored query reports it)
         let night = Fixtures.night(startingHoursAfter: 22)
         let saved = try await other.save(night)
+        try await received.waitForCount(1)
         let deletion = try await other.delete(sessionId: night.sessionId)
         let deleted = try XCTUnwrap(deletion)
+        try await received.waitForCount(2)
 
-        // Then the subscriber receives both, in order, within seconds
-        let timeout = Task {
-            try await Task.sleep(nanoseconds: 10_000_000_000)
-            received.cancel()
-        }
-        let changes = await received.value
-        timeout.cancel()
-        XCTAssertEqual(changes, [saved, deleted])
-        XCTAssertEqual(changes.map(\.anchor.rawValue), [1, 2])
+        // Then the subscriber received both, in order
+        XCTAssertEqual(received.changes, [saved, deleted])
+        XCTAssertEqual(received.changes.map(\.anchor.rawValue), [1, 2])
     }
 
     func test_subjects_areApart_inQueriesAnchorsAndChanges() async throws {
@@ -122,6 +118,36 @@ final class PostgresSessionStoreTests: SessionStoreTests {
             guard case .storageFailure(let message) = $0 as? SleepCycleSdkError else { return XCTFail("\($0)") }
             XCTAssertFalse(message.contains("hunter2"), message)
             XCTAssertTrue(message.contains("127.0.0.1"), message)
+        }
+    }
+}
+
+/// The changes a test's consumer task received, read by the test while the task runs.
+///
+/// `@unchecked Sendable`: `received` is only touched with `lock` held.
+private final class ReceivedChanges: @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: [SessionStoreChange] = []
+
+    var changes: [SessionStoreChange] { lock.withLock { received } }
+
+    /// Adds a change; returns how many have arrived.
+    func append(_ change: SessionStoreChange) -> Int {
+        lock.withLock {
+            received.append(change)
+            return received.count
+        }
+    }
+
+    /// Waits until `count` changes have arrived, failing the test after 10 seconds.
+    func waitForCount(_ count: Int, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let deadline = Date().addingTimeInterval(10)
+        while changes.count < count {
+            guard Date() < deadline else {
+                XCTFail("\(changes.count) of \(count) changes arrived within 10 s", file: file, line: line)
+                return
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
         }
     }
 }
