@@ -5,9 +5,7 @@ import XCTest
 @testable import SleepAnalysis
 
 /// Base class of the worker tests: a fresh database with a queue on it, and a temporary directory, for each test.
-class NightQueueTestCase: XCTestCase {
-    /// The test's own database on the throw-away cluster.
-    var testDatabase: PostgresTestDatabase!
+class NightQueueTestCase: PostgresDatabaseTestCase {
     /// The queue on it.
     var queue: NightQueue!
     /// The test's files.
@@ -15,14 +13,12 @@ class NightQueueTestCase: XCTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        testDatabase = try await PostgresTestDatabase.create()
         queue = try await NightQueue(address: testDatabase.address)
         directory = try TemporaryDirectory(prefix: "night-queue-test")
     }
 
     override func tearDown() async throws {
         await queue?.close()
-        await testDatabase?.drop()
         directory?.remove()
         try await super.tearDown()
     }

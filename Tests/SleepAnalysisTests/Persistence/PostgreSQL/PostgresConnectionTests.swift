@@ -5,19 +5,7 @@ import XCTest
 
 /// The libpq layer against a real server: parameters, SQLSTATEs, transactions, notifications, reconnection,
 /// and no password in any message.
-final class PostgresConnectionTests: XCTestCase {
-    private var testDatabase: PostgresTestDatabase!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        testDatabase = try await PostgresTestDatabase.create()
-    }
-
-    override func tearDown() async throws {
-        await testDatabase?.drop()
-        try await super.tearDown()
-    }
-
+final class PostgresConnectionTests: PostgresDatabaseTestCase {
     func test_parameters_roundTrip_textNullAndQuotes() async throws {
         let database = testDatabase.database()
         let awkward = "O'Brien; DROP TABLE x; -- \"night\" ü 🌙"

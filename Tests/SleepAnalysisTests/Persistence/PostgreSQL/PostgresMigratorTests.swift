@@ -4,19 +4,7 @@ import XCTest
 @testable import SleepAnalysis
 
 /// Migrations run once, even when many workers start together, and a newer schema is refused.
-final class PostgresMigratorTests: XCTestCase {
-    private var testDatabase: PostgresTestDatabase!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        testDatabase = try await PostgresTestDatabase.create()
-    }
-
-    override func tearDown() async throws {
-        await testDatabase?.drop()
-        try await super.tearDown()
-    }
-
+final class PostgresMigratorTests: PostgresDatabaseTestCase {
     private func version(_ database: PostgresDatabase) async throws -> Int64? {
         try await database.run { connection in
             try connection.execute(
