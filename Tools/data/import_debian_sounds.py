@@ -16,13 +16,12 @@ import hashlib
 import os
 import sys
 import zipfile
-from math import gcd
 
 import numpy as np
 import soundfile as sf
-from scipy.signal import resample_poly
 
-RATE = 16000
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "events"))
+from eventdata import SAMPLE_RATE as RATE, read_mono  # noqa: E402  (one decoder for training and import)
 SEGMENT_SECONDS = 10.0
 WHOLE_UP_TO_SECONDS = 15.0
 QUIET_BELOW_LOUDEST_DB = 20.0
@@ -76,15 +75,6 @@ def sha256_prefix(path):
     return digest.hexdigest()[:16]
 
 
-def decode(path):
-    audio, rate = sf.read(path, dtype="float32", always_2d=True)
-    audio = audio.mean(axis=1)
-    if rate != RATE:
-        g = gcd(rate, RATE)
-        audio = resample_poly(audio, RATE // g, rate // g).astype(np.float32)
-    return audio
-
-
 def loudest_dbfs(audio):
     step = int(SEGMENT_SECONDS * RATE)
     return max(rms_dbfs(audio[k:k + step]) for k in range(0, max(len(audio) - step, 0) + 1, step))
@@ -134,13 +124,13 @@ def package_files(extract, package):
 
 def open_audio(handle, scratch):
     if handle[0] == "file":
-        return decode(handle[1])
+        return read_mono(handle[1])
     _, archive, name = handle
     path = os.path.join(scratch, os.path.basename(name))
     with archive.open(name) as src, open(path, "wb") as dst:
         dst.write(src.read())
     try:
-        return decode(path)
+        return read_mono(path)
     finally:
         os.remove(path)
 

@@ -35,8 +35,9 @@ def read_manifest(path):
         return list(csv.DictReader(handle, delimiter="\t"))
 
 
-def load_clip(root, row):
-    audio, rate = sf.read(os.path.join(root, row["file"]), dtype="float32", always_2d=True)
+def read_mono(path):
+    """A sound file as float32 mono at SAMPLE_RATE (channels averaged, other rates resampled by polyphase filter)."""
+    audio, rate = sf.read(path, dtype="float32", always_2d=True)
     audio = audio.mean(axis=1)
     if rate != SAMPLE_RATE:
         from math import gcd
@@ -44,6 +45,10 @@ def load_clip(root, row):
         g = gcd(rate, SAMPLE_RATE)
         audio = resample_poly(audio, SAMPLE_RATE // g, rate // g).astype(np.float32)
     return audio
+
+
+def load_clip(root, row):
+    return read_mono(os.path.join(root, row["file"]))
 
 
 def pad_short(audio):
