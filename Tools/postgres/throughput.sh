@@ -19,8 +19,11 @@ for index in $(seq 1 "$nights"); do
     "$tool" queue submit "$night" --start "2026-12-01T23:00:00Z" --subject "throughput-$index" >/dev/null
 done
 start=$(date +%s.%N)
-"$tool" worker --exit-when-idle --concurrency "$concurrency" --log-level warning
+cpu_file=$(mktemp)
+/usr/bin/time -f "%U %S" -o "$cpu_file" "$tool" worker --exit-when-idle --concurrency "$concurrency" --log-level warning
 end=$(date +%s.%N)
+cpu=$(awk '{ print $1 + $2 }' "$cpu_file")
+rm -f "$cpu_file"
 "$tool" queue status
 # What the nights take in the database: the queue's tables and the session store's, per night.
 psql "$SLEEPANALYSIS_DATABASE_URL" -X -q -A -t -c "SELECT 'database per night: ' || pg_size_pretty(
@@ -30,7 +33,8 @@ psql "$SLEEPANALYSIS_DATABASE_URL" -X -q -A -t -c "SELECT 'database per night: '
     + pg_total_relation_size('session_store_subjects')) / $nights) || ' (results ' || pg_size_pretty(
     pg_total_relation_size('night_results') / $nights) || ', session store ' || pg_size_pretty(
     (pg_total_relation_size('session_nights') + pg_total_relation_size('session_stage_samples')) / $nights) || ')'"
-awk -v n="$nights" -v s="$start" -v e="$end" -v c="$concurrency" 'BEGIN {
+awk -v n="$nights" -v s="$start" -v e="$end" -v c="$concurrency" -v cpu="$cpu" 'BEGIN {
     t = e - s
     printf "%d nights of 30 min, concurrency %d: %.1f s, %.0f nights/hour, %.0fx real time\n", n, c, t, n * 3600 / t, n * 1800 / t
+    printf "worker CPU %.1f s (%.2f s a night), %.2f cores busy on average\n", cpu, cpu / n, cpu / t
 }'
