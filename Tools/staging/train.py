@@ -51,7 +51,9 @@ EXPONENTS = [0.5, 1.0, None]  # None: no sequence model (each epoch decided alon
 MIN_WAKE_SPECIFICITY = 0.6  # --min-wake-specificity
 WAKE_CLASS_WEIGHT = 1.0  # --wake-class-weight: training weight of wake epochs in the classifiers
 AVAILABILITY_WINDOW = 20
-SNORING_WAKE_SUPPRESSION = 0.8  # a priori (no audio-labelled PSG data): snoring epochs are rarely wake
+# A priori (no audio-labelled PSG data): snoring happens in sleep, so each 3 s of snoring in an epoch multiplies the
+# wake probability by 1 - 0.8 (SleepStager applies it per 3 s).
+SNORING_WAKE_SUPPRESSION = 0.8
 CLOCK_BIN_HOURS = 0.5
 CLOCK_BINS = 20
 ARCHITECTURE = None  # the sleep-architecture prior (Models/staging-architecture.json), set by --architecture

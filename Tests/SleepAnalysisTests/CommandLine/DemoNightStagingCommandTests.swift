@@ -3,7 +3,8 @@ import TestSupport
 import XCTest
 
 /// The bundled demo night, sound only (no accelerometer): a plausible start of sleep, snoring staged as sleep,
-/// and a report that says the mode is not validated and the recording too short for a score.
+/// and a report that says the mode is not validated and the recording too short for a score; with its
+/// accelerometer, the snoring is staged as sleep too.
 final class DemoNightStagingCommandTests: XCTestCase {
     func test_the_sound_only_demo_night_has_no_early_deep_sleep_and_sleeps_through_its_snoring() throws {
         let night = FixturePaths.fixtures.appendingPathComponent("night_short.ogg").path
@@ -39,5 +40,28 @@ final class DemoNightStagingCommandTests: XCTestCase {
             // Snoring from 10:00 to 13:00: epochs 20 to 25.
             XCTAssertFalse(stages[20..<26].contains("awake"), "\(name): snoring staged awake: \(stages)")
         }
+    }
+
+    func test_with_the_accelerometer_the_demo_night_sleeps_through_its_snoring() throws {
+        let night = FixturePaths.fixtures.appendingPathComponent("night_short.ogg").path
+        let accelerometer = FixturePaths.fixtures.appendingPathComponent("night_short_accelerometer.csv").path
+        let output = try runCommandLineTool(
+            [
+                "analyze", night, "--accelerometer", accelerometer, "--start", "2026-12-01T23:00:00Z", "--format",
+                "json", "--quiet", "--no-store",
+            ],
+            timeout: 120)
+        XCTAssertEqual(output.status, 0, output.standardError)
+        let report = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let basis = try XCTUnwrap(report["stagingBasis"] as? [String: Any])
+        XCTAssertEqual(basis["mode"] as? String, "activity")
+        let predictions = try XCTUnwrap(report["sleepStagePredictions"] as? [[String: Any]])
+        let stages = predictions.compactMap { $0["stage"] as? String }
+        XCTAssertEqual(stages.count, 60)
+        // Snoring from 10:00 to 13:00 (epochs 20 to 25); the accelerometer alone calls those minutes awake.
+        XCTAssertFalse(stages[20..<26].contains("awake"), "snoring staged awake: \(stages)")
+        // Before the snoring the sleeper lies awake, moving: snoring evidence does not leak into silence.
+        XCTAssertEqual(stages[0..<10].filter { $0 == "awake" }.count, 10, "\(stages)")
     }
 }

@@ -6,8 +6,9 @@ import Foundation
 /// For each epoch the stager picks the classifier matching the inputs seen within 20 epochs (10 minutes):
 /// activity and heart rate, activity only, or heart rate only. Without either, audio movement sounds stand in
 /// for activity counts (audio-only mode; not validated against polysomnography), and with no input at all the
-/// clock prior (stage frequencies by time since the session began) is used. Snoring lowers the probability
-/// of wake. In every mode the sleep-architecture prior then reweighs light, deep and REM by the minutes asleep
+/// clock prior (stage frequencies by time since the session began) is used. Snoring is evidence of sleep:
+/// each 3 seconds of snoring in an epoch multiplies the probability of wake by `1 − snoringWakeSuppression`, so a
+/// sustained snoring train outweighs a restless accelerometer while a lone snore-like sound does not. In every mode the sleep-architecture prior then reweighs light, deep and REM by the minutes asleep
 /// so far (counted from earlier epochs only), so deep sleep and REM at the start of sleep need strong evidence
 /// (`SleepArchitecturePrior`). Real time runs the stage-sequence model forward (a filter); the whole night runs forward–backward;
 /// a model may switch the sequence model off for a context (then each epoch is decided from its classifier).
@@ -107,6 +108,9 @@ public struct SleepStager: Sendable {
 
     // MARK: - Internals
 
+    /// The seconds of snoring that lower the wake probability by `snoringWakeSuppression` once (about one snore).
+    static let snoringEvidenceSeconds = 3.0
+
     private mutating func append(_ epoch: EpochFeatures) -> SleepStagePrediction {
         var series = epoch
         if series.activityCount == nil, let sounds = epoch.audio?.movementSoundCount {
@@ -146,7 +150,8 @@ public struct SleepStager: Sendable {
             posterior = model.clockPrior.probabilities(atHours: night.hoursSinceStart[index])
         }
         if let snoring = audio[index]?.snoringFraction, snoring.isFinite {
-            posterior[0] *= 1 - model.snoringWakeSuppression * min(max(snoring, 0), 1)
+            let seconds = min(max(snoring, 0), 1) * EpochFeatures.duration
+            posterior[0] *= pow(1 - model.snoringWakeSuppression, seconds / Self.snoringEvidenceSeconds)
             posterior = StageSequenceModel.normalised(posterior)
         }
         return model.architecture.apply(to: posterior, minutesAsleep: minutesAsleep)

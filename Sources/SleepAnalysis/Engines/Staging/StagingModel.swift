@@ -18,6 +18,7 @@ public struct StagingModel: Sendable {
     let emissionPriorExponents: [StagingContext: Double]
     let sequenceSmoothing: [StagingContext: Bool]
     let clockPrior: ClockPrior
+    /// How much 3 seconds of snoring lower the wake probability (0...1; applied once per 3 s of snoring).
     let snoringWakeSuppression: Double
     /// How stages follow the time asleep (Sleep-EDF), applied to every classifier posterior.
     let architecture: SleepArchitecturePrior
