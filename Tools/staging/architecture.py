@@ -85,6 +85,18 @@ def measure(stages):
         lightShare=sleep.count(1) / len(sleep), sleepHours=len(sleep) / 120, cycleMinutes=cycle_lengths(period))
 
 
+ONSET_MINUTES = 60  # the still-awake curve covers this many minutes after lights-out
+ONSET_FLOOR = 0.02  # no minute is certain either way (a few people take longer than any night measured here)
+
+
+def still_awake_by_minute(latencies):
+    """Per minute since lights-out (0 ... ONSET_MINUTES), the share of nights whose sleep onset is later, floored at
+    ONSET_FLOOR: the prior of wake before sleep onset for the modes without movement sensors."""
+    latencies = np.asarray(latencies, dtype=float)
+    curve = [(latencies > minute).mean() for minute in range(ONSET_MINUTES + 1)]
+    return [round(min(max(float(share), ONSET_FLOOR), 1 - ONSET_FLOOR), 4) for share in curve]
+
+
 def bin_of(minutes):
     return int(np.searchsorted(BIN_EDGES, minutes, side="right") - 1)
 
@@ -155,6 +167,11 @@ def main():
         latencies = np.array([m["onsetMinutes"] for m in walch_measures.values() if m])
         population["walch"]["lightsOutToSleepOnsetMinutes"] = dict(
             median=float(np.median(latencies)), p95=float(np.percentile(latencies, 95)), max=float(latencies.max()))
+    onset = {}
+    if args.walch:
+        onset = dict(stillAwakeByMinuteSinceStart=still_awake_by_minute(latencies),
+                     stillAwakeSource=f"{len(latencies)} Walch nights, PSG from lights-out (sleep onset: first "
+                     "epoch scored asleep)")
     prior = dict(
         format="sleepanalysis-staging-architecture-1",
         source=f"{len(sleepedf)} Sleep-EDF cassette hypnograms (PhysioNet), R&K scoring; S1+S2 light, S3+S4 deep",
@@ -165,6 +182,7 @@ def main():
         epochsPerBin=epochs.astype(int).tolist(),
         overallShares=np.round(overall, 5).tolist(),
         population=population,
+        **onset,
     )
     with open(args.out, "w") as handle:
         json.dump(prior, handle, indent=1)

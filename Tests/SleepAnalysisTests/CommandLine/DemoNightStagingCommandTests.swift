@@ -39,6 +39,9 @@ final class DemoNightStagingCommandTests: XCTestCase {
             XCTAssertFalse(stages[onset...].prefix(30).contains("rem"), "\(name): REM within 15 min of onset")
             // Snoring from 10:00 to 13:00: epochs 20 to 25.
             XCTAssertFalse(stages[20..<26].contains("awake"), "\(name): snoring staged awake: \(stages)")
+            // Before it the sleeper lies awake (the accelerometer moves); sound alone hears nothing, and the
+            // sleep-onset prior keeps the first minutes awake.
+            XCTAssertEqual(stages[0..<10].filter { $0 == "awake" }.count, 10, "\(name): \(stages)")
         }
     }
 

@@ -42,6 +42,9 @@ struct SleepArchitecturePrior: Sendable, Codable {
     let overallShares: [Double]
     /// The measured architecture by population (`sleepEDF`, `walch`).
     let population: [String: Population]
+    /// Per minute since lights-out (the session's start), the share of nights not yet asleep (Walch nights, floored
+    /// and capped so no minute is certain); absent in older files.
+    let stillAwakeByMinuteSinceStart: [Double]?
 
     /// Loads the bundled prior.
     static func bundled() throws -> SleepArchitecturePrior {
@@ -72,10 +75,19 @@ struct SleepArchitecturePrior: Sendable, Codable {
         guard format == Self.formatName, binStartMinutesAsleep.first == 0,
             zip(binStartMinutesAsleep, binStartMinutesAsleep.dropFirst()).allSatisfy({ $0 < $1 }),
             sharesByMinutesAsleep.count == binStartMinutesAsleep.count,
-            sharesByMinutesAsleep.allSatisfy(positive), positive(overallShares)
+            sharesByMinutesAsleep.allSatisfy(positive), positive(overallShares),
+            (stillAwakeByMinuteSinceStart ?? [0.5]).allSatisfy({ $0 > 0 && $0 < 1 })
         else {
             throw SleepCycleSdkError.modelIntegrityCheckFailed("staging architecture prior: bad shape or values")
         }
+    }
+
+    /// The share of nights still awake `minutes` after lights-out (the last minute's share beyond the curve), or nil
+    /// when the file has no curve.
+    func stillAwakeShare(minutesSinceStart minutes: Double) -> Double? {
+        guard let curve = stillAwakeByMinuteSinceStart, let last = curve.last, minutes.isFinite else { return nil }
+        let minute = Int(max(minutes, 0).rounded(.down))
+        return minute < curve.count ? curve[minute] : last
     }
 
     /// The posterior (awake, light, deep, REM) with the sleep stages reweighted for `minutesAsleep`.

@@ -8,7 +8,10 @@ import Foundation
 /// for activity counts (audio-only mode; not validated against polysomnography), and with no input at all the
 /// clock prior (stage frequencies by time since the session began) is used. Snoring is evidence of sleep:
 /// each 3 seconds of snoring in an epoch multiplies the probability of wake by `1 − snoringWakeSuppression`, so a
-/// sustained snoring train outweighs a restless accelerometer while a lone snore-like sound does not. In every mode the sleep-architecture prior then reweighs light, deep and REM by the minutes asleep
+/// sustained snoring train outweighs a restless accelerometer while a lone snore-like sound does not. Without an
+/// accelerometer, actigraphy or heart rate, before the first epoch staged asleep, the probability of wake is at
+/// least the share of nights still awake that many minutes after lights-out (sleep-onset latency, Walch nights), so
+/// a silent start is not taken for sleep. In every mode the sleep-architecture prior then reweighs light, deep and REM by the minutes asleep
 /// so far (counted from earlier epochs only), so deep sleep and REM at the start of sleep need strong evidence
 /// (`SleepArchitecturePrior`). Real time runs the stage-sequence model forward (a filter); the whole night runs forward–backward;
 /// a model may switch the sequence model off for a context (then each epoch is decided from its classifier).
@@ -149,12 +152,31 @@ public struct SleepStager: Sendable {
         } else {
             posterior = model.clockPrior.probabilities(atHours: night.hoursSinceStart[index])
         }
+        if minutesAsleep == 0, !measuredInputs(from: lower, through: upper),
+            let stillAwake = model.architecture.stillAwakeShare(minutesSinceStart: night.hoursSinceStart[index] * 60),
+            posterior[0] < stillAwake
+        {
+            posterior = Self.withWake(stillAwake, in: posterior)
+        }
         if let snoring = audio[index]?.snoringFraction, snoring.isFinite {
             let seconds = min(max(snoring, 0), 1) * EpochFeatures.duration
             posterior[0] *= pow(1 - model.snoringWakeSuppression, seconds / Self.snoringEvidenceSeconds)
             posterior = StageSequenceModel.normalised(posterior)
         }
         return model.architecture.apply(to: posterior, minutesAsleep: minutesAsleep)
+    }
+
+    /// Whether an accelerometer, actigraphy or heart rate measured any epoch in `lower...upper` (movement sounds
+    /// standing in for activity do not count).
+    private func measuredInputs(from lower: Int, through upper: Int) -> Bool {
+        (lower...upper).contains { (hasActivity[$0] && !activityFromSound[$0]) || hasHeartRate[$0] }
+    }
+
+    /// `posterior` with the probability of wake raised to `wake` and the sleep stages scaled to share the rest.
+    private static func withWake(_ wake: Double, in posterior: [Double]) -> [Double] {
+        let sleep = posterior[1...3].reduce(0, +)
+        let scale = sleep > 0 ? (1 - wake) / sleep : 0
+        return [wake] + posterior[1...3].map { sleep > 0 ? $0 * scale : (1 - wake) / 3 }
     }
 
     /// The emission likelihood of a posterior: the posterior over the class prior (the posterior itself when the

@@ -111,6 +111,35 @@ final class SleepStagerTests: XCTestCase {
         XCTAssertGreaterThan(whole[0..<30].filter { $0.stage == .awake }.count, 15)
         XCTAssertGreaterThan(whole[100..<200].filter { $0.stage != .awake }.count, 70)
     }
+
+    func test_a_silent_start_without_movement_sensors_is_awake_until_the_usual_sleep_onset() throws {
+        // Given: an hour of quiet audio (no movement sounds, no snoring), and the same hour with a still accelerometer.
+        let quiet = AudioEpochCues(snoringFraction: 0, movementSoundCount: 0, meanDbA: 30)
+        let epochs = (0..<120).map {
+            EpochFeatures(start: SyntheticNight.start.addingTimeInterval(Double($0) * 30), audio: quiet)
+        }
+        var soundOnly = SleepStager(model: try bundledModel(), sessionStart: SyntheticNight.start)
+        var withAccelerometer = SleepStager(model: try bundledModel(), sessionStart: SyntheticNight.start)
+        for epoch in epochs {
+            soundOnly.addEpoch(epoch)
+            var still = epoch
+            still.activityCount = 0
+            withAccelerometer.addEpoch(still)
+        }
+
+        // Then: sound only, the first 10 minutes are awake (nearly every Walch sleeper was still awake then) and
+        // sleep comes within the hour, in real time and for the whole night.
+        for (name, stages) in [
+            ("real time", soundOnly.realTimePredictions.map(\.stage)),
+            ("whole night", soundOnly.wholeNight().map(\.stage)),
+        ] {
+            XCTAssertEqual(stages[0..<20].filter { $0 == .awake }.count, 20, "\(name): \(stages)")
+            XCTAssertGreaterThan(stages[60..<120].filter { $0 != .awake }.count, 50, "\(name): \(stages)")
+        }
+        // A measured still accelerometer is evidence of its own: the sleep-onset prior does not apply.
+        let measured = withAccelerometer.wholeNight().map(\.stage)
+        XCTAssertLessThan(measured[0..<20].filter { $0 == .awake }.count, 20, "\(measured)")
+    }
 }
 
 final class StagingPipelineAdapterTests: XCTestCase {
