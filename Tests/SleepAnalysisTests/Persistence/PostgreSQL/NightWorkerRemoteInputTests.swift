@@ -1,0 +1,89 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import SleepAnalysis
+
+/// Nights submitted as `http://` URLs, served by a real HTTP server on 127.0.0.1: the worker downloads them (and
+/// removes the download afterwards), the result equals the same night's from a path, and a missing file fails
+/// its job alone with the typed error.
+final class NightWorkerRemoteInputTests: NightQueueTestCase {
+
+    func test_aNightFromAURL_equalsTheNightFromItsPath_andAMissingURLFailsAlone() async throws {
+        let audio = try AnalyzerNights.write(index: 1, into: directory.url)
+        let start = AnalyzerNights.startTime(of: 1)
+        let server = try LoopbackHTTPServer(files: ["/store/night-1.wav": try Data(contentsOf: audio)])
+        // The first download is cut short: the worker resumes it.
+        server.inject(.dropAfter(bytes: 1_000_000), forPath: "/store/night-1.wav")
+        let fromPath = try await queue.submit(NightSubmission(audio: audio, startTime: start, subjectId: "path"))
+        let fromURL = try await queue.submit(
+            NightSubmission(
+                audio: server.baseURL.appendingPathComponent("store/night-1.wav"), startTime: start,
+                subjectId: "url"))
+        let missing = try await queue.submit(
+            NightSubmission(
+                audio: try XCTUnwrap(URL(string: "http://user:pa55@127.0.0.1:\(server.port)/store/gone.wav?sig=x")),
+                startTime: start, subjectId: "missing"))
+        let stored = try await queue.job(id: fromURL)
+        XCTAssertEqual(stored?.submission.audio, server.baseURL.appendingPathComponent("store/night-1.wav"))
+
+        var configuration = try QueueNights.configuration(name: "w", storage: directory.url, exitsWhenIdle: true)
+        configuration.concurrency = 2
+        try await NightWorker(queue: queue, configuration: configuration).run()
+
+        let pathResult = try await queue.result(jobId: fromPath)
+        let urlResult = try await queue.result(jobId: fromURL)
+        XCTAssertEqual(
+            try AnalyzerNights.comparable(try XCTUnwrap(urlResult)),
+            try AnalyzerNights.comparable(try XCTUnwrap(pathResult)))
+        let resumes = server.requests.filter { $0.path == "/store/night-1.wav" }.map(\.range)
+        XCTAssertEqual(resumes, [nil, "bytes=1000000-"], "the cut download was resumed")
+        XCTAssertEqual(
+            server.bodyBytesSent, try Data(contentsOf: audio).count, "no byte of the night was fetched twice")
+
+        let failed = try await queue.job(id: missing)
+        XCTAssertEqual(failed?.state, .failed)
+        XCTAssertEqual(failed?.attempts, 1, "a missing file is not retried")
+        XCTAssertEqual(
+            failed?.lastError,
+            RemoteInputError.refused(
+                status: 404, url: "http://user:***@127.0.0.1:\(server.port)/store/gone.wav?sig=***"
+            ).description)
+        let downloads = (try? FileManager.default.contentsOfDirectory(atPath: configuration.downloadDirectory.path))
+        XCTAssertEqual(downloads ?? [], [], "the downloads were removed")
+    }
+
+    func test_submittingAnFTPURL_isRefusedBeforeItIsQueued() async throws {
+        let night = NightSubmission(
+            audio: try XCTUnwrap(URL(string: "ftp://store.example/n.wav")), startTime: Date(), subjectId: "s")
+        do {
+            _ = try await queue.submit(night)
+            XCTFail("an ftp URL was queued")
+        } catch let error as RemoteInputError {
+            XCTAssertEqual(error, .unsupportedScheme("ftp", url: "ftp://store.example/n.wav"))
+        }
+        let status = try await queue.status()
+        XCTAssertEqual(status.count(.queued), 0)
+    }
+
+    func test_queueSubmit_storesAURL_andRefusesOtherSchemesAndMalformedURLs_asUsageErrors() async throws {
+        let url = testDatabase.address.connectionString
+        let common = ["--start", "2026-11-30T22:00:00Z", "--subject", "s", "--database", url]
+        let submitted = try runCommandLineTool(
+            ["queue", "submit", "https://store.example/n.flac", "--heart-rate", "https://store.example/hr.csv"]
+                + common)
+        XCTAssertEqual(submitted.status, 0, submitted.standardError)
+        let id = try XCTUnwrap(Int64(submitted.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let job = try await queue.job(id: id)
+        XCTAssertEqual(job?.submission.audio.absoluteString, "https://store.example/n.flac")
+        XCTAssertEqual(job?.submission.heartRate?.absoluteString, "https://store.example/hr.csv")
+
+        for input in ["ftp://store.example/n.flac", "https://exa mple.com/n.flac", "http:///n.flac"] {
+            let refused = try runCommandLineTool(["queue", "submit", input] + common)
+            XCTAssertEqual(refused.status, 64, "\(input): \(refused.standardError)")
+            XCTAssertTrue(refused.standardError.contains("Remote input:"), refused.standardError)
+        }
+        let status = try await queue.status()
+        XCTAssertEqual(status.count(.queued), 1, "only the good night was queued")
+    }
+}
