@@ -53,6 +53,25 @@ final class NightWorkerRemoteInputTests: NightQueueTestCase {
         XCTAssertEqual(downloads ?? [], [], "the downloads were removed")
     }
 
+    func test_aServerThatKeepsFailing_queuesTheJobAgainForLater() async throws {
+        let server = try LoopbackHTTPServer(files: ["/n.wav": Data(count: 1000)])
+        server.inject(.status(503), forPath: "/n.wav", times: 10)
+        let id = try await queue.submit(
+            NightSubmission(
+                audio: server.baseURL.appendingPathComponent("n.wav"), startTime: Date(), subjectId: "s"))
+        var configuration = try QueueNights.configuration(name: "w", storage: directory.url, exitsWhenIdle: true)
+        configuration.fetcher = RemoteInputFetcher(attempts: 2, initialBackoff: 0.05, idleTimeout: 5)
+        try await NightWorker(queue: queue, configuration: configuration).run()
+
+        let job = try await queue.job(id: id)
+        XCTAssertEqual(job?.state, .queued, "a transient failure is retried after the queue's back-off")
+        XCTAssertEqual(job?.attempts, 1)
+        XCTAssertEqual(
+            job?.lastError,
+            RemoteInputError.unavailable("HTTP 503", url: "\(server.baseURL)/n.wav").description)
+        XCTAssertEqual(server.requests.count, 2, "the fetcher's own retries are bounded")
+    }
+
     func test_submittingAnFTPURL_isRefusedBeforeItIsQueued() async throws {
         let night = NightSubmission(
             audio: try XCTUnwrap(URL(string: "ftp://store.example/n.wav")), startTime: Date(), subjectId: "s")
