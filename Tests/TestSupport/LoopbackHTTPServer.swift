@@ -16,6 +16,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case status(Int)
         /// Send the headers of the full response, then only this many body bytes, then close the connection.
         case dropAfter(bytes: Int)
+        /// Send the headers of the full response and this many body bytes, then nothing for `seconds` (a stalled
+        /// server), then close the connection.
+        case stallAfter(bytes: Int, seconds: TimeInterval)
     }
 
     /// One request the server received.
@@ -219,11 +222,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         guard sendAll(client, Data(header.utf8)) else { return }
         if request.method == "HEAD" { return }
         var toSend = slice
-        if case .dropAfter(let bytes)? = fault { toSend = slice.prefix(max(0, min(bytes, slice.count))) }
+        switch fault {
+        case .dropAfter(let bytes)?, .stallAfter(let bytes, _)?: toSend = slice.prefix(max(0, min(bytes, slice.count)))
+        default: break
+        }
         let sent = sendAll(client, toSend) ? toSend.count : 0
         lock.lock()
         bodyBytes += sent
         lock.unlock()
+        if case .stallAfter(_, let seconds)? = fault { Thread.sleep(forTimeInterval: seconds) }
         if fault != nil { shutdown(client, Int32(SHUT_RDWR)) }
     }
 

@@ -22,7 +22,7 @@ public struct RemoteInputFetcher: Sendable {
     public var initialBackoff: TimeInterval
     /// The longest wait between two retries.
     public var maximumBackoff: TimeInterval
-    /// Seconds without data before a request fails (and is retried).
+    /// Whole seconds without data before a request fails (and is retried); URLSession on Linux drops fractions.
     public var idleTimeout: TimeInterval
     /// The `User-Agent` sent.
     public var userAgent: String
@@ -35,7 +35,7 @@ public struct RemoteInputFetcher: Sendable {
     ///   - attempts: Requests per fetch without progress before giving up (at least 1).
     ///   - initialBackoff: Seconds before the first retry.
     ///   - maximumBackoff: The longest wait between retries.
-    ///   - idleTimeout: Seconds without data before a request fails.
+    ///   - idleTimeout: Seconds without data before a request fails (rounded up to whole seconds, at least 1).
     ///   - userAgent: The `User-Agent` sent.
     public init(
         maximumBytes: Int64 = 8 << 30, attempts: Int = 5, initialBackoff: TimeInterval = 0.5,
@@ -45,7 +45,7 @@ public struct RemoteInputFetcher: Sendable {
         self.attempts = max(1, attempts)
         self.initialBackoff = max(0, initialBackoff)
         self.maximumBackoff = max(self.initialBackoff, maximumBackoff)
-        self.idleTimeout = max(0.1, idleTimeout)
+        self.idleTimeout = max(1, idleTimeout.rounded(.up))
         self.userAgent = userAgent
     }
 

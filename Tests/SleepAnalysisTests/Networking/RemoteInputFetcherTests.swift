@@ -44,6 +44,29 @@ final class RemoteInputFetcherTests: XCTestCase {
         XCTAssertEqual(server.bodyBytesSent, body.count, "no byte was sent twice")
     }
 
+    func test_aStalledDownload_timesOut_andIsResumed() async throws {
+        let server = try LoopbackHTTPServer(files: ["/n.wav": body])
+        server.inject(.stallAfter(bytes: 50_000, seconds: 1.6), forPath: "/n.wav")
+        let impatient = RemoteInputFetcher(attempts: 5, initialBackoff: 0.05, idleTimeout: 1)
+        let file = try await impatient.fetch(server.baseURL.appendingPathComponent("n.wav"), into: directory.url)
+
+        XCTAssertEqual(try Data(contentsOf: file), body)
+        XCTAssertEqual(server.requests.map(\.range), [nil, "bytes=50000-"])
+        XCTAssertEqual(server.bodyBytesSent, body.count)
+    }
+
+    func test_aServerThatIsNotListening_isATransientError() async throws {
+        let server = try LoopbackHTTPServer(files: [:])
+        let url = server.baseURL.appendingPathComponent("n.wav")
+        server.stop()
+        do {
+            _ = try await fetcher.fetch(url, into: directory.url)
+            XCTFail("a file came from a stopped server")
+        } catch let error as RemoteInputError {
+            XCTAssertEqual(error, .unavailable("cannot connect", url: url.absoluteString))
+        }
+    }
+
     func test_aFileChangedOnTheServer_isFetchedAgainFromZero() async throws {
         let server = try LoopbackHTTPServer(files: ["/n.wav": body])
         server.inject(.dropAfter(bytes: 100_000), forPath: "/n.wav")
