@@ -24,6 +24,7 @@ public enum RemoteInputError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// The message, with URLs redacted.
     public var description: String {
         switch self {
         case .malformedURL(let text): "Remote input: '\(text)' is not a valid http(s) URL"

@@ -72,6 +72,38 @@ final class NightWorkerRemoteInputTests: NightQueueTestCase {
         XCTAssertEqual(server.requests.count, 2, "the fetcher's own retries are bounded")
     }
 
+    func test_stoppingAWorkerMidDownload_givesTheNightBack_andRemovesThePartialFile() async throws {
+        let server = try LoopbackHTTPServer(files: ["/n.wav": Data(count: 200_000)])
+        server.inject(.stallAfter(bytes: 50_000, seconds: 2), forPath: "/n.wav")
+        let id = try await queue.submit(
+            NightSubmission(
+                audio: server.baseURL.appendingPathComponent("n.wav"), startTime: Date(), subjectId: "s"))
+        var configuration = try QueueNights.configuration(name: "w", storage: directory.url)
+        configuration.fetcher = RemoteInputFetcher(idleTimeout: 30)
+        let worker = NightWorker(queue: queue, configuration: configuration)
+        let running = Task { try await worker.run() }
+        let downloads = configuration.downloadDirectory.path
+        let downloading = try await QueueNights.waitUntil(timeout: 10) {
+            let runs = (try? FileManager.default.contentsOfDirectory(atPath: downloads)) ?? []
+            return runs.contains { run in
+                let files = (try? FileManager.default.contentsOfDirectory(atPath: "\(downloads)/\(run)")) ?? []
+                return files.contains { $0.hasSuffix(".partial") }
+            }
+        }
+        XCTAssertTrue(downloading, "the worker is downloading the night")
+        let stopping = Date()
+        await worker.stop(releasingJobs: true)
+        try await running.value
+
+        XCTAssertLessThan(Date().timeIntervalSince(stopping), 1.5, "the download was cancelled, not waited for")
+        let job = try await queue.job(id: id)
+        XCTAssertEqual(job?.state, .queued)
+        XCTAssertEqual(job?.attempts, 0, "a released job does not use up an attempt")
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: downloads)) ?? [], [])
+        XCTAssertEqual(server.requests.count, 1, "nothing was fetched after the stop")
+        XCTAssertEqual(server.bodyBytesSent, 50_000)
+    }
+
     func test_submittingAnFTPURL_isRefusedBeforeItIsQueued() async throws {
         let night = NightSubmission(
             audio: try XCTUnwrap(URL(string: "ftp://store.example/n.wav")), startTime: Date(), subjectId: "s")
