@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// A tiny HTTP/1.1 file server on 127.0.0.1 for tests (no network needed): serves files from a dictionary,
-/// honours `Range: bytes=N-`, records every request, and can inject faults (a status code, or a connection
+/// honours `Range: bytes=N-` (and `If-Range` against the `ETag` it gives each version of a file), records every
+/// request, and can inject faults (a status code, or a connection
 /// dropped after some body bytes). One connection at a time, `Connection: close`; it stops itself after
 /// `lifetime` seconds or `maximumRequests` requests, and on `stop()` or deinit.
 public final class LoopbackHTTPServer: @unchecked Sendable {
@@ -15,6 +16,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case status(Int)
         /// Send the headers of the full response, then only this many body bytes, then close the connection.
         case dropAfter(bytes: Int)
+        /// Send the headers of the full response and this many body bytes, then nothing for `seconds` (a stalled
+        /// server), then close the connection.
+        case stallAfter(bytes: Int, seconds: TimeInterval)
     }
 
     /// One request the server received.
@@ -37,6 +41,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private let listener: Int32
     private var files: [String: Data]
+    private var versions: [String: Int] = [:]
     private var faults: [String: [Fault]] = [:]
     private var recorded: [Request] = []
     private var bodyBytes = 0
@@ -91,11 +96,19 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Serves `data` at `path` from now on.
+    /// Serves `data` at `path` from now on (as a new version: a new `ETag`).
     public func setFile(_ path: String, _ data: Data) {
         lock.lock()
         files[path] = data
+        versions[path, default: 0] += 1
         lock.unlock()
+    }
+
+    /// The `ETag` the file at `path` is served with.
+    public func entityTag(_ path: String) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return "\"v\(versions[path, default: 0])-\(files[path]?.count ?? 0)\""
     }
 
     /// Makes the next `times` requests for `path` fail with `fault`.
@@ -174,6 +187,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         let body = files[request.path]
         let fault = faults[request.path]?.isEmpty == false ? faults[request.path]!.removeFirst() : nil
         lock.unlock()
+        let tag = entityTag(request.path)
 
         if case .status(let status)? = fault {
             sendAll(client, Data("HTTP/1.1 \(status) Injected\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
@@ -186,7 +200,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         var start = 0
         var status = "200 OK"
         var extra = ""
-        if honoursRange, let range = request.range, range.hasPrefix("bytes="),
+        let unchanged = request.headers["if-range"].map { $0 == tag } ?? true
+        if honoursRange, unchanged, let range = request.range, range.hasPrefix("bytes="),
             let first = Int(range.dropFirst(6).prefix { $0.isNumber })
         {
             guard first < body.count else {
@@ -203,15 +218,19 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         let slice = body.subdata(in: start..<body.count)
         let header =
             "HTTP/1.1 \(status)\r\nContent-Length: \(slice.count)\r\nContent-Type: application/octet-stream\r\n"
-            + extra + "Accept-Ranges: bytes\r\nConnection: close\r\n\r\n"
+            + extra + "ETag: \(tag)\r\nAccept-Ranges: bytes\r\nConnection: close\r\n\r\n"
         guard sendAll(client, Data(header.utf8)) else { return }
         if request.method == "HEAD" { return }
         var toSend = slice
-        if case .dropAfter(let bytes)? = fault { toSend = slice.prefix(max(0, min(bytes, slice.count))) }
+        switch fault {
+        case .dropAfter(let bytes)?, .stallAfter(let bytes, _)?: toSend = slice.prefix(max(0, min(bytes, slice.count)))
+        default: break
+        }
         let sent = sendAll(client, toSend) ? toSend.count : 0
         lock.lock()
         bodyBytes += sent
         lock.unlock()
+        if case .stallAfter(_, let seconds)? = fault { Thread.sleep(forTimeInterval: seconds) }
         if fault != nil { shutdown(client, Int32(SHUT_RDWR)) }
     }
 

@@ -14,6 +14,9 @@ enum NightFailureClassification: Sendable, Hashable {
     /// - Parameter error: The error.
     /// - Returns: Its classification, with a message.
     static func classify(_ error: any Error) -> NightFailureClassification {
+        if let error = error as? RemoteInputError {
+            return error.isPermanent ? .input(error.description) : .transient(error.description)
+        }
         guard let error = error as? SleepCycleSdkError else {
             return .transient(String(describing: error))
         }

@@ -20,6 +20,11 @@ public struct NightWorkerConfiguration: Sendable {
     public var exitsWhenIdle: Bool
     /// The directory under which each night gets a storage directory of its own (removed when it ends).
     public var storageRoot: URL
+    /// The worker's download cache: each night's `http(s)` inputs are fetched into a directory of their own under
+    /// it (resumed there after a dropped connection) and removed when the night ends.
+    public var downloadDirectory: URL
+    /// How `http(s)` inputs are fetched: size limit, retries, back-off, timeouts.
+    public var fetcher: RemoteInputFetcher
     /// The licence key each analyzer is initialized with.
     public var apiKey: String
     /// Extra issuer public keys to trust (base64), as in `SleepAnalyzer.initialize`.
@@ -45,6 +50,8 @@ public struct NightWorkerConfiguration: Sendable {
     ///   - exitsWhenIdle: Stop once no job is ready to claim.
     ///   - storageRoot: Where the analyzers' storage directories go; nil for a directory in the temporary
     ///     directory named after the worker.
+    ///   - downloadDirectory: The download cache; nil for `downloads` in `storageRoot`.
+    ///   - fetcher: How `http(s)` inputs are fetched.
     ///   - pace: How fast nights are replayed.
     ///   - logLevel: The lowest level logged.
     ///   - logger: Where log messages go; nil for standard error.
@@ -52,6 +59,8 @@ public struct NightWorkerConfiguration: Sendable {
         apiKey: String, trustedIssuerKeys: [String] = [], name: String? = nil, concurrency: Int = 1,
         leaseDuration: TimeInterval = 60, renewalInterval: TimeInterval? = nil, idlePollInterval: TimeInterval = 5,
         drainTimeout: TimeInterval = 30, exitsWhenIdle: Bool = false, storageRoot: URL? = nil,
+        downloadDirectory: URL? = nil,
+        fetcher: RemoteInputFetcher = RemoteInputFetcher(userAgent: "sleepanalysis/\(SleepAnalysisVersion.current)"),
         pace: ReplayPace = .asFastAsPossible,
         logLevel: LogLevel = .info, logger: (any SleepAnalysisLogHandler)? = nil
     ) {
@@ -69,6 +78,9 @@ public struct NightWorkerConfiguration: Sendable {
             storageRoot
             ?? FileManager.default.temporaryDirectory.appendingPathComponent(
                 "sleepanalysis-worker-\(workerName)", isDirectory: true)
+        self.downloadDirectory =
+            downloadDirectory ?? self.storageRoot.appendingPathComponent("downloads", isDirectory: true)
+        self.fetcher = fetcher
         self.pace = pace
         self.logLevel = logLevel
         self.logger = logger

@@ -30,7 +30,7 @@ struct URLSessionModelTransport: ModelTransport {
         try await run(request(url, offset: offset), url: url) { status, headers in
             switch status {
             case 206:
-                let start = Self.contentRangeStart(headers) ?? -1
+                let start = HTTPStreamingRequest.contentRangeStart(headers) ?? -1
                 guard start == offset else {
                     throw SleepCycleSdkError.resourceDownloadFailed(
                         "\(url.absoluteString) answered the range request from byte \(start), not \(offset)")
@@ -52,34 +52,20 @@ struct URLSessionModelTransport: ModelTransport {
         return request
     }
 
-    /// Runs one request; `onResponse` checks the status and returns the body consumer.
+    /// Runs one request; `onResponse` checks the status and returns the body consumer. Transport failures become
+    /// `resourceDownloadFailed`.
     private func run(
-        _ request: URLRequest, url: URL,
-        onResponse: @escaping @Sendable (Int, [String: String]) throws -> @Sendable (Data) throws -> Void
+        _ request: URLRequest, url: URL, onResponse: @escaping HTTPStreamingRequest.ResponseHandler
     ) async throws {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = idleTimeout
-        configuration.urlCache = nil
-        let delegate = StreamingDelegate(url: url, onResponse: onResponse)
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
-        let task = session.dataTask(with: request)
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                delegate.setContinuation(continuation)
-                task.resume()
-            }
-        } onCancel: {
-            task.cancel()
+        do {
+            try await HTTPStreamingRequest.run(request, idleTimeout: idleTimeout, onResponse: onResponse)
+        } catch let error as SleepCycleSdkError {
+            throw error
+        } catch is HTTPMissingResponseError {
+            throw SleepCycleSdkError.resourceDownloadFailed("\(url.absoluteString) gave no HTTP response")
+        } catch {
+            throw SleepCycleSdkError.resourceDownloadFailed("\(url.absoluteString): \(error.localizedDescription)")
         }
-    }
-
-    /// The first byte position of a `Content-Range: bytes a-b/n` header.
-    static func contentRangeStart(_ headers: [String: String]) -> Int64? {
-        guard let value = headers.first(where: { $0.key.lowercased() == "content-range" })?.value else { return nil }
-        let text = value.trimmingCharacters(in: .whitespaces)
-        guard text.lowercased().hasPrefix("bytes ") else { return nil }
-        return Int64(text.dropFirst(6).prefix { $0.isNumber })
     }
 
     static func statusError(_ status: Int, _ url: URL) -> SleepCycleSdkError {
@@ -113,87 +99,5 @@ private final class DataCollector: @unchecked Sendable {
             throw SleepCycleSdkError.resourceDownloadFailed("\(url.absoluteString) is larger than \(limit) bytes")
         }
         return data
-    }
-}
-
-/// Receives one data task's events and resumes the waiting caller exactly once.
-private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private let url: URL
-    private let onResponse: @Sendable (Int, [String: String]) throws -> @Sendable (Data) throws -> Void
-    private var consumer: (@Sendable (Data) throws -> Void)?
-    private var continuation: CheckedContinuation<Void, any Error>?
-    private var failure: (any Error)?
-
-    init(url: URL, onResponse: @escaping @Sendable (Int, [String: String]) throws -> @Sendable (Data) throws -> Void) {
-        self.url = url
-        self.onResponse = onResponse
-    }
-
-    func setContinuation(_ continuation: CheckedContinuation<Void, any Error>) {
-        lock.lock()
-        self.continuation = continuation
-        lock.unlock()
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        guard let http = response as? HTTPURLResponse else {
-            fail(SleepCycleSdkError.resourceDownloadFailed("\(url.absoluteString) gave no HTTP response"))
-            completionHandler(.cancel)
-            return
-        }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            headers[String(describing: key)] = String(describing: value)
-        }
-        do {
-            let consumer = try onResponse(http.statusCode, headers)
-            lock.lock()
-            self.consumer = consumer
-            lock.unlock()
-            completionHandler(.allow)
-        } catch {
-            fail(error)
-            completionHandler(.cancel)
-        }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        let consumer = failure == nil ? consumer : nil
-        lock.unlock()
-        guard let consumer else { return }
-        do {
-            try consumer(data)
-        } catch {
-            fail(error)
-            dataTask.cancel()
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        let continuation = self.continuation
-        self.continuation = nil
-        let failure = self.failure
-        lock.unlock()
-        if let failure {
-            continuation?.resume(throwing: failure)
-        } else if let error {
-            continuation?.resume(
-                throwing: SleepCycleSdkError.resourceDownloadFailed(
-                    "\(url.absoluteString): \(error.localizedDescription)"))
-        } else {
-            continuation?.resume()
-        }
-    }
-
-    private func fail(_ error: any Error) {
-        lock.lock()
-        if failure == nil { failure = error }
-        lock.unlock()
     }
 }

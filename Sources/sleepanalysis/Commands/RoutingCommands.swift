@@ -74,6 +74,7 @@ enum QueueCommandEntry: Command {
     static let usage = """
         usage: sleepanalysis queue submit AUDIO --start ISO8601 --subject ID [--accelerometer CSV]
                                    [--heart-rate CSV] [--max-attempts N] [--database URL]
+                 (AUDIO and the CSVs: paths every worker sees, or http(s) URLs the worker downloads)
                sleepanalysis queue status [--format json|text] [--database URL]
                sleepanalysis queue retry JOB_ID [--database URL]
                sleepanalysis queue cancel JOB_ID [--database URL]

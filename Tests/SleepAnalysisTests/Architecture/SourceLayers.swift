@@ -9,6 +9,7 @@ enum SourceLayers {
         "Time",
         "Crypto",
         "Logging",
+        "Networking",
         "DSP",
         "Audio",
         "Audio/Files",

@@ -19,8 +19,10 @@ enum NightJobRow {
             throw PostgresError(kind: .unexpectedResult, message: "unknown job state '\(stateText)'")
         }
         let submission = NightSubmission(
-            audio: URL(fileURLWithPath: try row.text(2)), accelerometer: row[3].map { URL(fileURLWithPath: $0) },
-            heartRate: row[4].map { URL(fileURLWithPath: $0) }, startTime: try row.date(5), subjectId: try row.text(1),
+            audio: NightInputLocation.url(stored: try row.text(2)),
+            accelerometer: row[3].map(NightInputLocation.url(stored:)),
+            heartRate: row[4].map(NightInputLocation.url(stored:)), startTime: try row.date(5),
+            subjectId: try row.text(1),
             maxAttempts: Int(try row.int64(8)))
         return NightJob(
             id: try row.int64(0), submission: submission, state: state, attempts: Int(try row.int64(7)),

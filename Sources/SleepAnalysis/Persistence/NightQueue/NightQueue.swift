@@ -42,9 +42,10 @@ public final class NightQueue: Sendable {
     ///
     /// - Parameter night: The night.
     /// - Returns: The job's identifier.
-    /// - Throws: `PostgresError`.
+    /// - Throws: `RemoteInputError` when an input is a URL but not a well-formed `http(s)` one; `PostgresError`.
     public func submit(_ night: NightSubmission) async throws -> Int64 {
-        try await database.transaction { connection in
+        try NightInputLocation.validate(night)
+        return try await database.transaction { connection in
             let row = try connection.execute(
                 """
                 INSERT INTO night_jobs (subject_id, audio_path, accelerometer_path, heart_rate_path, start_time,
@@ -52,7 +53,8 @@ public final class NightQueue: Sendable {
                 VALUES ($1, $2, $3, $4, to_timestamp($5::float8), $6::integer) RETURNING id
                 """,
                 [
-                    night.subjectId, night.audio.path, night.accelerometer?.path, night.heartRate?.path,
+                    night.subjectId, NightInputLocation.stored(night.audio),
+                    night.accelerometer.map(NightInputLocation.stored), night.heartRate.map(NightInputLocation.stored),
                     PostgresParameters.seconds(night.startTime), String(night.maxAttempts),
                 ]
             ).rows.first

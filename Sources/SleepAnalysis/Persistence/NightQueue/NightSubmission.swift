@@ -1,12 +1,14 @@
 import Foundation
 
-/// A recorded night to analyse: where its files are (paths the workers can read) and whose night it is.
+/// A recorded night to analyse: where its files are and whose night it is. Each input is a file URL (a path every
+/// worker can read) or an `http(s)` URL, which the worker that takes the job downloads first
+/// (`RemoteInputFetcher`).
 public struct NightSubmission: Sendable, Hashable, Codable {
-    /// The audio file.
+    /// The audio file (a file or `http(s)` URL).
     public var audio: URL
-    /// An accelerometer CSV (`timestamp,x,y,z`), if any.
+    /// An accelerometer CSV (`timestamp,x,y,z`), if any (a file or `http(s)` URL).
     public var accelerometer: URL?
-    /// A heart-rate CSV (`timestamp,bpm`), if any.
+    /// A heart-rate CSV (`timestamp,bpm`), if any (a file or `http(s)` URL).
     public var heartRate: URL?
     /// When the recording began.
     public var startTime: Date
