@@ -39,4 +39,13 @@ final class ComposedNightStagingTests: XCTestCase {
             XCTAssertGreaterThan(movingWake, 0.5, "\(context): wake with movement staged asleep")
         }
     }
+
+    func test_a_bad_command_line_is_a_usage_error() throws {
+        let missing = try runCommandLineTool(["evaluate", "composed-staging", "--clips", "/nonexistent"])
+        XCTAssertEqual(missing.status, 64, missing.standardError)
+        let mode = try runCommandLineTool(
+            ["evaluate", "composed-staging", "--hypnograms", "/a", "--clips", "/b", "--modes", "heartRate"])
+        XCTAssertEqual(mode.status, 64, mode.standardError)
+        XCTAssertTrue(mode.standardError.contains("heartRate"), mode.standardError)
+    }
 }
