@@ -1,12 +1,14 @@
 import Foundation
 
-/// `evaluate events|staging|stereo …`: each engine's accuracy on labelled data, by the word after `evaluate`.
+/// `evaluate events|staging|composed-staging|stereo …`: each engine's accuracy on labelled data, by the word after `evaluate`.
 enum EvaluateCommandEntry: Command {
     static let name = "evaluate"
-    static let summary = "accuracy of the shipped models on labelled data (evaluate events|staging|stereo …)"
+    static let summary =
+        "accuracy of the shipped models on labelled data (evaluate events|staging|composed-staging|stereo …)"
     static let usage = """
         usage: sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]
                sleepanalysis evaluate staging --dataset walch --root DIR [--format json|text]
+               sleepanalysis evaluate composed-staging --hypnograms DIR --clips DIR [--nights N] [--hours H]
                sleepanalysis evaluate stereo --scenes DIR [--preset NAME] [--format json|text]
 
         The options of one evaluation: sleepanalysis help evaluate events (or evaluate events --help).
@@ -20,6 +22,7 @@ enum EvaluateCommandEntry: Command {
             [
                 .init(name: "events", specification: EvaluateEventsCommand.specification),
                 .init(name: "staging", specification: EvaluateStagingCommand.specification),
+                .init(name: "composed-staging", specification: EvaluateComposedStagingCommand.specification),
                 .init(name: "stereo", specification: EvaluateStereoCommand.specification),
             ])
     }
@@ -28,8 +31,9 @@ enum EvaluateCommandEntry: Command {
         switch arguments.first {
         case "events": try EvaluateEventsCommand.run(Array(arguments.dropFirst()))
         case "staging": try EvaluateStagingCommand.run(Array(arguments.dropFirst()))
+        case "composed-staging": try await EvaluateComposedStagingCommand.run(Array(arguments.dropFirst()))
         case "stereo": try await EvaluateStereoCommand.run(Array(arguments.dropFirst()))
-        case nil: throw CommandLineError.usage("missing evaluation: events, staging or stereo")
+        case nil: throw CommandLineError.usage("missing evaluation: events, staging, composed-staging or stereo")
         case let other?: throw CommandLineError.usage("unknown evaluation '\(other)'")
         }
     }

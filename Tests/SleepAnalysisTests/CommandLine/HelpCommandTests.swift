@@ -23,7 +23,8 @@ final class HelpCommandTests: XCTestCase {
         let commands = [
             ["analyze"], ["record"], ["spl"], ["breathing"], ["history"], ["export"], ["models"], ["evaluate"],
             ["features"], ["license"], ["completion"], ["evaluate", "events"], ["evaluate", "staging"],
-            ["evaluate", "stereo"], ["features", "events"], ["features", "staging"], ["license", "keygen"],
+            ["evaluate", "composed-staging"], ["evaluate", "stereo"], ["features", "events"], ["features", "staging"],
+            ["license", "keygen"],
             ["license", "issue"], ["license", "verify"],
         ]
         for words in commands {

@@ -1,0 +1,84 @@
+import Foundation
+import SleepAnalysis
+
+/// How one staging mode did on one composed night: agreement with the hypnogram the night was composed from,
+/// and the architecture facts the sound modes must respect.
+public struct ComposedNightOutcome: Sendable, Codable {
+    /// The figures of one context (whole night or real time).
+    public struct Context: Sendable, Codable {
+        /// Agreement with the scored epochs.
+        public var metrics: StagingMetrics
+        /// Whether deep sleep was staged within 15 minutes after the staged sleep onset.
+        public var deepWithin15MinutesOfOnset: Bool
+        /// The share of the composed snoring epochs staged asleep (nil without snoring).
+        public var snoringStagedAsleep: Double?
+        /// The share of the scored-awake epochs with a body movement that were staged awake (nil without any).
+        public var movingWakeStagedAwake: Double?
+    }
+
+    /// The hypnogram's name.
+    public var night: String
+    /// The inputs the SDK says staged the night.
+    public var stagingBasis: String?
+    /// Whole-night figures.
+    public var wholeNight: Context
+    /// Real-time figures.
+    public var realTime: Context
+    /// The scored and staged epochs (whole night, real time), for pooling over nights.
+    var pairs: (wholeNight: [StagePair], realTime: [StagePair]) = ([], [])
+
+    /// A scored epoch and its staged stage.
+    typealias StagePair = (truth: SleepStage, predicted: SleepStage)
+
+    private enum CodingKeys: String, CodingKey {
+        case night, stagingBasis, wholeNight, realTime
+    }
+
+    /// Scores a result.
+    ///
+    /// - Parameters:
+    ///   - night: The hypnogram's name.
+    ///   - plan: The composed night.
+    ///   - result: The SDK's result for it.
+    ///   - start: When the night began.
+    public init(night: String, plan: ComposedNightPlan, result: AnalysisResult, start: Date) {
+        self.night = night
+        stagingBasis = result.stagingBasis?.mode.rawValue
+        let count = plan.stages.count
+        func epoch(_ date: Date) -> Int { Int((date.timeIntervalSince(start) / 30).rounded(.down)) }
+        var whole = [SleepStage?](repeating: nil, count: count)
+        for prediction in result.sleepStagePredictions {
+            let index = epoch(prediction.interval.start.addingTimeInterval(1))
+            if whole.indices.contains(index) { whole[index] = prediction.stage }
+        }
+        var causal = [SleepStage?](repeating: nil, count: count)
+        for interval in result.realTimeSleepStageIntervals {
+            let first = max(0, epoch(interval.interval.start.addingTimeInterval(1)))
+            let last = min(count, epoch(interval.interval.end.addingTimeInterval(29)))
+            for index in first..<max(first, last) { causal[index] = interval.stage }
+        }
+        (wholeNight, pairs.wholeNight) = Self.context(plan: plan, predicted: whole)
+        (realTime, pairs.realTime) = Self.context(plan: plan, predicted: causal)
+    }
+
+    private static func context(plan: ComposedNightPlan, predicted: [SleepStage?]) -> (Context, [StagePair]) {
+        var pairs: [StagePair] = []
+        for (truth, stage) in zip(plan.stages, predicted) {
+            if let truth, let stage { pairs.append((truth, stage)) }
+        }
+        var deepEarly = false
+        if let onset = predicted.firstIndex(where: { $0 != nil && $0 != .awake }) {
+            deepEarly = predicted[onset..<min(predicted.count, onset + 30)].contains(.deep)
+        }
+        func share(_ epochs: [Int], _ accept: (SleepStage) -> Bool) -> Double? {
+            let staged = epochs.compactMap { predicted.indices.contains($0) ? predicted[$0] : nil }
+            return staged.isEmpty ? nil : Double(staged.filter(accept).count) / Double(staged.count)
+        }
+        let movingWake = plan.movementEpochs.filter { plan.stages.indices.contains($0) && plan.stages[$0] == .awake }
+        let context = Context(
+            metrics: StagingMetrics(pairs: pairs), deepWithin15MinutesOfOnset: deepEarly,
+            snoringStagedAsleep: share(plan.snoringEpochs.sorted()) { $0 != .awake },
+            movingWakeStagedAwake: share(movingWake.sorted()) { $0 == .awake })
+        return (context, pairs)
+    }
+}

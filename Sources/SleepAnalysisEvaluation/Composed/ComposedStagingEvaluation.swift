@@ -1,0 +1,79 @@
+import Foundation
+import SleepAnalysis
+
+/// The staging modes on composed nights: per mode, the per-night outcomes and their pooled figures.
+///
+/// Composed nights test whether the sound and accelerometer modes stage plausibly when sounds and movements
+/// follow the stages by stated rules; they are not validation on real nights.
+public struct ComposedStagingEvaluation: Sendable, Codable {
+    /// The inputs a mode gives the SDK.
+    public enum Inputs: String, Sendable, Codable, CaseIterable {
+        /// The composed audio alone.
+        case sound
+        /// The composed accelerometer (phone on the mattress) alone.
+        case accelerometer
+        /// Both.
+        case soundAndAccelerometer
+        /// Whether the mode uses the audio.
+        public var usesAudio: Bool { self != .accelerometer }
+        /// Whether the mode uses the accelerometer.
+        public var usesAccelerometer: Bool { self != .sound }
+    }
+
+    /// One mode's figures.
+    public struct Mode: Sendable, Codable {
+        /// The inputs.
+        public var inputs: Inputs
+        /// Whole-night agreement, all nights' epochs pooled.
+        public var wholeNight: StagingMetrics
+        /// Real-time agreement, pooled.
+        public var realTime: StagingMetrics
+        /// Nights with deep sleep within 15 minutes after the staged onset (whole night, real time).
+        public var deepWithin15MinutesNights: [String: Int]
+        /// Mean over nights of the share of snoring epochs staged asleep (whole night).
+        public var snoringStagedAsleep: Double?
+        /// Mean over nights of the share of moving-awake epochs staged awake (whole night).
+        public var movingWakeStagedAwake: Double?
+        /// Per night.
+        public var nights: [ComposedNightOutcome]
+
+        /// Pools the nights of a mode.
+        ///
+        /// - Parameters:
+        ///   - inputs: The mode's inputs.
+        ///   - nights: Its outcome on each night.
+        public init(inputs: Inputs, nights: [ComposedNightOutcome]) {
+            self.inputs = inputs
+            self.nights = nights
+            wholeNight = StagingMetrics(pairs: nights.flatMap(\.pairs.wholeNight))
+            realTime = StagingMetrics(pairs: nights.flatMap(\.pairs.realTime))
+            deepWithin15MinutesNights = [
+                "wholeNight": nights.filter(\.wholeNight.deepWithin15MinutesOfOnset).count,
+                "realTime": nights.filter(\.realTime.deepWithin15MinutesOfOnset).count,
+            ]
+            func mean(_ values: [Double?]) -> Double? {
+                let present = values.compactMap { $0 }
+                return present.isEmpty ? nil : present.reduce(0, +) / Double(present.count)
+            }
+            snoringStagedAsleep = mean(nights.map(\.wholeNight.snoringStagedAsleep))
+            movingWakeStagedAwake = mean(nights.map(\.wholeNight.movingWakeStagedAwake))
+        }
+    }
+
+    /// What the nights were composed from.
+    public var hours: Double
+    /// Per mode.
+    public var modes: [Mode]
+    /// Heart rate is not composed: no rule ties a heart-rate stream to stages well enough to stand in for it.
+    public var heartRate = "not composed"
+
+    /// Collects the modes.
+    ///
+    /// - Parameters:
+    ///   - hours: The length of each night.
+    ///   - modes: The modes.
+    public init(hours: Double, modes: [Mode]) {
+        self.hours = hours
+        self.modes = modes
+    }
+}
