@@ -71,11 +71,13 @@ class NumpyFrontEnd:
 
 
 class PackageFrontEnd:
-    """Runs audio through `sleepanalysis features events` (the package's FrontEnd + the engine's pooling)."""
+    """Runs audio through `sleepanalysis features events` (the package's FrontEnd + the engine's pooling); with
+    `band_limit` ("8k" or "4k"), of the package's band-limited copy of each signal (`--band-limit`)."""
 
-    def __init__(self, binary, log_mel=False):
+    def __init__(self, binary, log_mel=False, band_limit=None):
         self.binary = binary
         self.log_mel = log_mel
+        self.band_limit = band_limit
 
     def run(self, signals):
         with tempfile.TemporaryDirectory(prefix="sa-events-") as tmp:
@@ -92,7 +94,9 @@ class PackageFrontEnd:
                     f.write("\n".join(paths[part::2]) + "\n")
                 command = [self.binary, "features", "events", "--list", listing, "--out",
                            os.path.join(tmp, f"out{part}")]
-                procs.append(subprocess.Popen(command + (["--log-mel"] if self.log_mel else [])))
+                command += ["--log-mel"] if self.log_mel else []
+                command += ["--band-limit", self.band_limit] if self.band_limit else []
+                procs.append(subprocess.Popen(command))
             for proc in procs:
                 if proc.wait() != 0:
                     raise RuntimeError("sleepanalysis features failed")

@@ -2,7 +2,9 @@
 
 Rows keep their order (the first manifest's first), their columns and their groups; `file` becomes an absolute
 path (so any --root works) and a column `dataset` names the root each row came from. eventdata.grouped_folds gives
-the first root's rows the folds they have on their own, so figures on them stay comparable with earlier runs."""
+the first root's rows the folds they have on their own, so figures on them stay comparable with earlier runs. Rain and
+thunder labelled water or wind (the shared set's ESC-50 / ESC-10 rain and Minetest rain loops) become "other", as the
+Debian import labels them: hard negatives for water and wind (`eventdata.with_hard_negatives`)."""
 import argparse
 import csv
 import os
@@ -20,7 +22,7 @@ def main():
     for entry in args.manifest:
         name, path = entry.split("=", 1)
         root = os.path.dirname(os.path.abspath(path))
-        for row in ed.read_manifest(path):
+        for row in map(ed.with_hard_negatives, ed.read_manifest(path)):
             if groups.setdefault(row["group"], name) != name:
                 raise SystemExit(f"group {row['group']} is in two data roots: it would cross the folds")
             row["file"] = os.path.join(root, row["file"])

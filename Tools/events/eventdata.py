@@ -1,6 +1,7 @@
 """Shared definitions for the event-model tools: classes, the clip manifest, grouped folds."""
 import csv
 import os
+import re
 import numpy as np
 import soundfile as sf
 
@@ -58,6 +59,31 @@ def pad_short(audio):
         return audio
     left = (need - len(audio)) // 2
     return np.concatenate([np.zeros(left, np.float32), audio, np.zeros(need - len(audio) - left, np.float32)])
+
+
+# Rain and thunder are hard negatives for water and wind (issue 26): the Debian import labels them "other"; the
+# shared clip set labels rain (ESC-50 / ESC-10 `rain`, the Minetest rain loops) as water, so those rows are relabelled.
+HARD_NEGATIVE_PATTERN = re.compile(r"category=(rain|thunderstorm)\b|(^|[_/])(rain|thunder)[_.]")
+
+
+def hard_negative(row):
+    """Whether a water or wind row is rain or thunder (note `category=rain`, or a file named rain_... / thunder_...),
+    which the model is to call nothing."""
+    if row["class"] not in ("water", "wind"):
+        return False
+    text = " ".join(row.get(k, "") for k in ("notes", "original_path", "file")).lower()
+    return HARD_NEGATIVE_PATTERN.search(text) is not None
+
+
+def with_hard_negatives(row):
+    """The row, relabelled "other" when it is rain or thunder labelled water or wind (the note says so)."""
+    if not hard_negative(row):
+        return row
+    row = dict(row)
+    row["notes"] = (row.get("notes", "") + f"; relabelled from {row['class']}: rain and thunder are hard negatives "
+                    "for water and wind").lstrip("; ")
+    row["class"] = "other"
+    return row
 
 
 def is_narrowband(row):

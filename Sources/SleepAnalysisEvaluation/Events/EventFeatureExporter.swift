@@ -73,10 +73,14 @@ public struct EventFeatureExporter: Sendable {
     ///   - input: A 16 kHz audio file.
     ///   - output: The feature file to write.
     ///   - logMelOutput: Where to write the frames, if wanted.
+    ///   - bandLimit: Export a band-limited copy of the audio instead of the audio as recorded.
     /// - Throws: `SleepCycleSdkError.invalidInput` for unreadable audio, `.storageFailure` when the output
     ///   cannot be written.
-    public func export(_ input: URL, to output: URL, logMelOutput: URL? = nil) throws {
-        let (logMel, dbfs, bands) = try frames(of: try EventClipAudio.load(input))
+    public func export(_ input: URL, to output: URL, logMelOutput: URL? = nil, bandLimit: EventBandLimit? = nil) throws
+    {
+        var samples = try EventClipAudio.load(input)
+        if let bandLimit { samples = try bandLimit.apply(to: samples) }
+        let (logMel, dbfs, bands) = try frames(of: samples)
         let windows = try windowFeatures(logMel: logMel, dbfs: dbfs, bands: bands)
         let frames = dbfs.count
         if let logMelOutput {
