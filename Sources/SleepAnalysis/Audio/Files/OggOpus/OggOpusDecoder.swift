@@ -57,10 +57,19 @@ final class OggOpusDecoder {
         }
         let body = UnsafeBufferPointer(start: firstPage.body, count: firstPage.body_len)
         guard let header = OpusIdentificationHeader(packet: body) else { return nil }
-        return try OggOpusDecoder(pages: pages, firstPage: firstPage, header: header)
+        let truncated = SleepCycleSdkError.invalidInput(
+            "\(url.path): truncated: the Ogg Opus stream's last page (with the end-of-stream flag) is missing or "
+                + "incomplete")
+        guard let last = pages.lastPage() else { throw truncated }
+        // A file that ends with another logical stream's page (several streams multiplexed) stays with libsndfile.
+        guard last.serialNumber == ogg_page_serialno(&firstPage) else { return nil }
+        guard last.endsStream else { throw truncated }
+        return try OggOpusDecoder(pages: pages, firstPage: firstPage, header: header, lastGranule: last.granulePosition)
     }
 
-    private init(pages: OggPageReader, firstPage: ogg_page, header: OpusIdentificationHeader) throws {
+    private init(
+        pages: OggPageReader, firstPage: ogg_page, header: OpusIdentificationHeader, lastGranule: Int64
+    ) throws {
         var firstPage = firstPage
         self.pages = pages
         self.header = header
@@ -87,15 +96,10 @@ final class OggOpusDecoder {
             throw SleepCycleSdkError.invalidInput("\(pages.path): corrupt: the Ogg Opus header page cannot be read")
         }
         try skipCommentHeader()
-        guard let last = pages.lastPage(), last.serialNumber == serialNumber, last.endsStream else {
-            throw SleepCycleSdkError.invalidInput(
-                "\(pages.path): truncated: the Ogg Opus stream's last page (with the end-of-stream flag) is missing or "
-                    + "incomplete")
-        }
         guard try loadNextAudioPage(isFirst: true) else {
             throw SleepCycleSdkError.invalidInput("\(pages.path): no audio (the Ogg Opus stream holds no packets)")
         }
-        frameCount = max(0, (last.granulePosition - startGranule - header.preSkip) / granulesPerFrame)
+        frameCount = max(0, (lastGranule - startGranule - header.preSkip) / granulesPerFrame)
     }
 
     deinit {
