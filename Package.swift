@@ -6,6 +6,10 @@ import PackageDescription
 let systemLibraries: [Target] = [
     .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
     .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+    // Ogg Opus of channel-mapping family 0 is demultiplexed and decoded here rather than by libsndfile, whose
+    // multistream decoding costs libopus 1.3 a CPU-feature probe (`cpuid`) per packet.
+    .systemLibrary(name: "COgg", pkgConfig: "ogg", providers: [.apt(["libogg-dev"])]),
+    .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
     .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
@@ -39,7 +43,8 @@ let alsaMessages: Target = .target(
 let library: Target = .target(
     name: "SleepAnalysis",
     dependencies: [
-        "CSleepDSP", "CFFTW", "CSndFile", "CALSA", "CALSAMessages", "CSQLite", "CSodium", "CSoxr", "CPostgres",
+        "CSleepDSP", "CFFTW", "CSndFile", "COgg", "COpus", "CALSA", "CALSAMessages", "CSQLite", "CSodium", "CSoxr",
+        "CPostgres",
     ],
     resources: [.copy("../../Models")]
 )
@@ -79,7 +84,9 @@ let testSupport: Target = .target(
 
 let tests: Target = .testTarget(
     name: "SleepAnalysisTests",
-    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation", "TestSupport", "CSleepDSP", "CZlib"]
+    dependencies: [
+        "SleepAnalysis", "SleepAnalysisEvaluation", "TestSupport", "CSleepDSP", "CZlib", "CSndFile", "COgg",
+    ]
 )
 
 // MARK: - Package

@@ -48,7 +48,8 @@ enum PipelineBenchmarkCommand {
         }
     }
 
-    private static func syntheticNight(hours: Double) throws -> URL {
+    /// The synthetic night of `hours` at 16 kHz (WAV in /tmp), written on first use.
+    static func syntheticNight(hours: Double) throws -> URL {
         let url = URL(fileURLWithPath: "/tmp").appendingPathComponent(
             String(format: "sleepanalysis-bench-%gh-16000.wav", hours))
         if !FileManager.default.fileExists(atPath: url.path) {

@@ -6,6 +6,7 @@
 // swift run -c release sleepanalysis-bench events [--hours 1 | --audio FILE] [--model FILE]   (the audio events engine)
 // swift run -c release sleepanalysis-bench pipeline [--hours 1] (a whole night through the SDK)
 // swift run -c release sleepanalysis-bench vitals [--hours 1]   (breathing rate and audio health)
+// swift run -c release sleepanalysis-bench profile [--input FILE | --hours 1] (CPU per stage and engine)
 // swift run -c release sleepanalysis-bench queue [--database URL] [--jobs 500] [--clients 1] (the night queue)
 import Foundation
 import SleepAnalysis
@@ -19,6 +20,9 @@ if CommandLine.arguments.dropFirst().first == "pipeline" {
 }
 if CommandLine.arguments.dropFirst().first == "queue" {
     exit(await QueueBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.dropFirst().first == "profile" {
+    exit(await ProfileBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 if CommandLine.arguments.dropFirst().first == "vitals" {
     exit(VitalsBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))

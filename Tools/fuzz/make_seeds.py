@@ -94,6 +94,9 @@ def audio_seeds():
     write("audio", "stereo.aiff", sndfile_bytes(scratch, 0x020000, 0x0002, 2, 22050, 40))  # AIFF, PCM_16
     write("audio", "mono.au", sndfile_bytes(scratch, 0x030000, 0x0006, 1, 8000, 40))  # AU, FLOAT
     write("audio", "mono.ogg", sndfile_bytes(scratch, 0x200000, 0x0060, 1, 16000, 800))  # OGG, VORBIS
+    opus = sndfile_bytes(scratch, 0x200000, 0x0064, 2, 48000, 2400)  # OGG, OPUS: the single-stream decoder's path
+    write("audio", "stereo.opus", opus)
+    write("audio", "bad_truncated.opus", opus[: len(opus) * 2 // 3])
 
 
 # --- sensor CSV --------------------------------------------------------------------------------------------

@@ -1,0 +1,68 @@
+import Foundation
+import SleepAnalysis
+import SleepAnalysisEvaluation
+
+/// `sleepanalysis-bench profile [--input FILE | --hours N]`: where a night's CPU goes. Each stage (decode,
+/// resample, front end, events, breathing rate, audio health) timed alone on one thread, then the whole pipeline
+/// through the SDK (every feature), whose cost beyond the stages is staging, batching, the journal and the threads.
+/// CPU seconds, so a busy machine does not inflate them.
+enum ProfileBenchmarkCommand {
+    /// Runs the profile and returns the exit status.
+    static func run(_ arguments: [String]) async -> Int32 {
+        var hours = 1.0
+        var input: URL?
+        var rest = arguments[...]
+        while let name = rest.popFirst() {
+            guard let value = rest.popFirst() else { return usage("\(name) needs a value") }
+            switch name {
+            case "--hours":
+                guard let parsed = Double(value), parsed > 0 else { return usage("--hours: a positive number") }
+                hours = parsed
+            case "--input": input = URL(fileURLWithPath: value)
+            default: return usage("unknown option \(name)")
+            }
+        }
+        do {
+            let file = try input ?? PipelineBenchmarkCommand.syntheticNight(hours: hours)
+            let stages = try NightProfile.run(file: file)
+            let pipeline = try await BenchmarkNight.analyse(file)
+            print(table(stages: stages, pipelineCPU: pipeline.cpuSeconds, file: file))
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("sleepanalysis-bench profile: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    /// The profile as a Markdown table: CPU seconds, multiple of real time per core, share of the pipeline.
+    private static func table(stages: NightProfile.Result, pipelineCPU: Double, file: URL) -> String {
+        let audio = stages.audioSeconds
+        let names: [NightProfile.Stage: String] = [
+            .decode: "decode (mixed to mono)", .resample: "resample to 16 kHz",
+            .frontEnd: "front end (STFT, levels, mel)", .events: "events detector", .breathing: "breathing rate",
+            .audioHealth: "audio health",
+        ]
+        func row(_ name: String, _ cpu: Double) -> String {
+            let factor = (audio / max(cpu, 1e-9)).rounded()
+            let grouped = factor < 1e9 ? Int(factor).formatted(.number.grouping(.automatic)) : "∞"
+            return String(format: "| %@ | %.2f | %@× | %.0f %% |", name, cpu, grouped, 100 * cpu / pipelineCPU)
+        }
+        var lines = [
+            String(format: "%@, %.2f h of audio, CPU seconds on one thread:", file.lastPathComponent, audio / 3600),
+            "", "| Stage | CPU s | × real time per core | Share of the pipeline |", "|---|---:|---:|---:|",
+        ]
+        for stage in NightProfile.Stage.allCases { lines.append(row(names[stage]!, stages.cpuSeconds[stage] ?? 0)) }
+        let sum = stages.cpuSeconds.values.reduce(0, +)
+        lines.append(row("staging, batching, journal, threads (the rest)", pipelineCPU - sum))
+        lines.append(row("**whole pipeline (SDK, every feature)**", pipelineCPU))
+        return lines.joined(separator: "\n")
+    }
+
+    private static func usage(_ message: String) -> Int32 {
+        FileHandle.standardError.write(
+            Data(
+                "sleepanalysis-bench profile: \(message)\nusage: sleepanalysis-bench profile [--input FILE | --hours N]\n"
+                    .utf8))
+        return 64
+    }
+}
