@@ -44,7 +44,8 @@ final class CompletionScriptTests: XCTestCase {
     func test_bash_script_completes_commands_sub_commands_and_options() throws {
         let file = try script("bash")
         XCTAssertEqual(try bashCompletions(file, ["ana"]), ["analyze"])
-        XCTAssertEqual(try bashCompletions(file, ["evaluate", ""]).prefix(3), ["events", "staging", "stereo"])
+        XCTAssertEqual(
+            try bashCompletions(file, ["evaluate", ""]).prefix(4), ["events", "staging", "composed-staging", "stereo"])
         XCTAssertEqual(try bashCompletions(file, ["analyze", "night.ogg", "--fo"]), ["--format"])
         XCTAssertTrue(try bashCompletions(file, ["analyze", "night.ogg", "-"]).contains("-q"))
         XCTAssertTrue(try bashCompletions(file, ["evaluate", "events", "--"]).contains("--manifest"))
