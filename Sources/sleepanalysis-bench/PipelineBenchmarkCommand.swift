@@ -8,17 +8,17 @@ import SleepAnalysisEvaluation
 enum PipelineBenchmarkCommand {
     /// Runs the benchmark and returns the exit status.
     static func run(_ arguments: [String]) async -> Int32 {
-        var hours = 1.0
-        var input: URL?
+        var night = BenchmarkNightChoice()
         var features = SleepAnalysisFeatures.all
         var rest = arguments[...]
         while let name = rest.popFirst() {
             guard let value = rest.popFirst() else { return usage("\(name) needs a value") }
+            do {
+                if try night.take(name, value) { continue }
+            } catch {
+                return usage(error.message)
+            }
             switch name {
-            case "--hours":
-                guard let parsed = Double(value), parsed > 0 else { return usage("--hours: a positive number") }
-                hours = parsed
-            case "--input": input = URL(fileURLWithPath: value)
             case "--features":
                 var unknown: [String] = []
                 features =
@@ -31,7 +31,7 @@ enum PipelineBenchmarkCommand {
             }
         }
         do {
-            let file = try input ?? syntheticNight(hours: hours)
+            let file = try night.file()
             let run = try await BenchmarkNight.analyse(file, features: features)
             let (result, wall, cpu) = (run.result, run.wallSeconds, run.cpuSeconds)
             let audio = run.audioSeconds
@@ -46,16 +46,6 @@ enum PipelineBenchmarkCommand {
             FileHandle.standardError.write(Data("sleepanalysis-bench pipeline: \(error)\n".utf8))
             return 1
         }
-    }
-
-    /// The synthetic night of `hours` at 16 kHz (WAV in /tmp), written on first use.
-    static func syntheticNight(hours: Double) throws -> URL {
-        let url = URL(fileURLWithPath: "/tmp").appendingPathComponent(
-            String(format: "sleepanalysis-bench-%gh-16000.wav", hours))
-        if !FileManager.default.fileExists(atPath: url.path) {
-            try SyntheticNight.write(to: url, duration: hours * 3600, sampleRate: 16_000, format: .wav)
-        }
-        return url
     }
 
     private static func usage(_ message: String) -> Int32 {

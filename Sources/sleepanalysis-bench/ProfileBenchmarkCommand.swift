@@ -9,21 +9,18 @@ import SleepAnalysisEvaluation
 enum ProfileBenchmarkCommand {
     /// Runs the profile and returns the exit status.
     static func run(_ arguments: [String]) async -> Int32 {
-        var hours = 1.0
-        var input: URL?
+        var night = BenchmarkNightChoice()
         var rest = arguments[...]
         while let name = rest.popFirst() {
             guard let value = rest.popFirst() else { return usage("\(name) needs a value") }
-            switch name {
-            case "--hours":
-                guard let parsed = Double(value), parsed > 0 else { return usage("--hours: a positive number") }
-                hours = parsed
-            case "--input": input = URL(fileURLWithPath: value)
-            default: return usage("unknown option \(name)")
+            do {
+                guard try night.take(name, value) else { return usage("unknown option \(name)") }
+            } catch {
+                return usage(error.message)
             }
         }
         do {
-            let file = try input ?? PipelineBenchmarkCommand.syntheticNight(hours: hours)
+            let file = try night.file()
             let stages = try NightProfile.run(file: file)
             let pipeline = try await BenchmarkNight.analyse(file)
             print(table(stages: stages, pipelineCPU: pipeline.cpuSeconds, file: file))
