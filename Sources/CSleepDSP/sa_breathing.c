@@ -4,51 +4,53 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sa_vector_dispatch.h"
 #include "sa_float_policy.h"
 
 /* ---- Envelope -------------------------------------------------------------------------------------- */
 
-typedef struct sa_biquad {
-    double b0, b1, b2, a1, a2;
-    double z1, z2;
-} sa_biquad;
+/* The band filters run side by side, one band per vector lane: every band's high-pass section, then every band's
+   low-pass section, as eight-lane vectors (two AVX registers of doubles, four SSE registers in the baseline build).
+   Lanes past band_count have zero coefficients and stay zero. Vectors live only inside a function: see
+   sa_vector_dispatch.h. */
+#define SA_BREATH_LANES 8
+
+typedef double sa_double8 __attribute__((vector_size(64)));
+
+/* One Butterworth second-order section per lane, transposed direct form II. */
+typedef struct sa_biquad_lanes {
+    double b0[SA_BREATH_LANES], b1[SA_BREATH_LANES], b2[SA_BREATH_LANES];
+    double a1[SA_BREATH_LANES], a2[SA_BREATH_LANES];
+    double z1[SA_BREATH_LANES], z2[SA_BREATH_LANES];
+} sa_biquad_lanes;
 
 struct sa_breath_env {
     int band_count;
     size_t hop;
     size_t filled;
-    sa_biquad highpass[SA_BREATH_MAX_BANDS];
-    sa_biquad lowpass[SA_BREATH_MAX_BANDS];
-    double energy[SA_BREATH_MAX_BANDS];
+    sa_biquad_lanes highpass;
+    sa_biquad_lanes lowpass;
+    double energy[SA_BREATH_LANES];
 };
 
 static const double band_edges[SA_BREATH_MAX_BANDS + 1] = {150.0, 300.0, 600.0, 1200.0, 2400.0, 4800.0, 7000.0};
 
-/* Butterworth (Q = 1/sqrt 2) second-order section from the RBJ cookbook. */
-static void biquad_design(sa_biquad *q, double sample_rate, double cutoff, int highpass) {
+/* Butterworth (Q = 1/sqrt 2) second-order section from the RBJ cookbook, into one lane. */
+static void biquad_design(sa_biquad_lanes *q, int lane, double sample_rate, double cutoff, int highpass) {
     const double w0 = 2.0 * M_PI * cutoff / sample_rate;
     const double alpha = sin(w0) / (2.0 * M_SQRT1_2);
     const double c = cos(w0);
     const double a0 = 1.0 + alpha;
     if (highpass) {
-        q->b0 = (1.0 + c) / 2.0 / a0;
-        q->b1 = -(1.0 + c) / a0;
+        q->b0[lane] = (1.0 + c) / 2.0 / a0;
+        q->b1[lane] = -(1.0 + c) / a0;
     } else {
-        q->b0 = (1.0 - c) / 2.0 / a0;
-        q->b1 = (1.0 - c) / a0;
+        q->b0[lane] = (1.0 - c) / 2.0 / a0;
+        q->b1[lane] = (1.0 - c) / a0;
     }
-    q->b2 = q->b0;
-    q->a1 = -2.0 * c / a0;
-    q->a2 = (1.0 - alpha) / a0;
-    q->z1 = 0.0;
-    q->z2 = 0.0;
-}
-
-static inline double biquad_run(sa_biquad *q, double x) {
-    const double y = q->b0 * x + q->z1;
-    q->z1 = q->b1 * x - q->a1 * y + q->z2;
-    q->z2 = q->b2 * x - q->a2 * y;
-    return y;
+    q->b2[lane] = q->b0[lane];
+    q->a1[lane] = -2.0 * c / a0;
+    q->a2[lane] = (1.0 - alpha) / a0;
 }
 
 sa_status sa_breath_env_init(sa_breath_env **out, double sample_rate, double hop_seconds) {
@@ -64,8 +66,8 @@ sa_status sa_breath_env_init(sa_breath_env **out, double sample_rate, double hop
         const double low = band_edges[b];
         const double high = fmin(band_edges[b + 1], top);
         if (high < 1.5 * low) break;
-        biquad_design(&env->highpass[env->band_count], sample_rate, low, 1);
-        biquad_design(&env->lowpass[env->band_count], sample_rate, high, 0);
+        biquad_design(&env->highpass, env->band_count, sample_rate, low, 1);
+        biquad_design(&env->lowpass, env->band_count, sample_rate, high, 0);
         env->band_count++;
     }
     *out = env;
@@ -74,6 +76,47 @@ sa_status sa_breath_env_init(sa_breath_env **out, double sample_rate, double hop
 
 int sa_breath_env_band_count(const sa_breath_env *env) { return env != NULL ? env->band_count : 0; }
 
+/* Macros, not functions: a vector passed by value would change the calling convention between the two builds. */
+#define LOAD8(vector, pointer) memcpy(&(vector), (pointer), sizeof(vector))
+#define STORE8(pointer, vector) memcpy((pointer), &(vector), sizeof(vector))
+
+/* Runs count samples through every band and adds their squares to env->energy (count never crosses a frame). */
+SA_VECTOR_CLONES
+static void filter_run(sa_breath_env *env, const float *samples, size_t count) {
+    sa_double8 hb0, hb1, hb2, ha1, ha2, lb0, lb1, lb2, la1, la2, hz1, hz2, lz1, lz2, energy;
+    LOAD8(hb0, env->highpass.b0);
+    LOAD8(hb1, env->highpass.b1);
+    LOAD8(hb2, env->highpass.b2);
+    LOAD8(ha1, env->highpass.a1);
+    LOAD8(ha2, env->highpass.a2);
+    LOAD8(lb0, env->lowpass.b0);
+    LOAD8(lb1, env->lowpass.b1);
+    LOAD8(lb2, env->lowpass.b2);
+    LOAD8(la1, env->lowpass.a1);
+    LOAD8(la2, env->lowpass.a2);
+    LOAD8(hz1, env->highpass.z1);
+    LOAD8(hz2, env->highpass.z2);
+    LOAD8(lz1, env->lowpass.z1);
+    LOAD8(lz2, env->lowpass.z2);
+    LOAD8(energy, env->energy);
+    for (size_t i = 0; i < count; i++) {
+        const double sample = samples[i];
+        const sa_double8 x = {sample, sample, sample, sample, sample, sample, sample, sample};
+        const sa_double8 u = hb0 * x + hz1;
+        hz1 = hb1 * x - ha1 * u + hz2;
+        hz2 = hb2 * x - ha2 * u;
+        const sa_double8 y = lb0 * u + lz1;
+        lz1 = lb1 * u - la1 * y + lz2;
+        lz2 = lb2 * u - la2 * y;
+        energy += y * y;
+    }
+    STORE8(env->highpass.z1, hz1);
+    STORE8(env->highpass.z2, hz2);
+    STORE8(env->lowpass.z1, lz1);
+    STORE8(env->lowpass.z2, lz2);
+    STORE8(env->energy, energy);
+}
+
 sa_status sa_breath_env_process(sa_breath_env *env, const float *samples, size_t count, float *frames,
                                 size_t capacity, size_t *written) {
     if (env == NULL || written == NULL || (count > 0 && samples == NULL) || (capacity > 0 && frames == NULL))
@@ -81,13 +124,14 @@ sa_status sa_breath_env_process(sa_breath_env *env, const float *samples, size_t
     *written = 0;
     if ((env->filled + count) / env->hop > capacity) return SA_ERR_INVALID_ARGUMENT;
     const int bands = env->band_count;
-    for (size_t i = 0; i < count; i++) {
-        const double x = samples[i];
-        for (int b = 0; b < bands; b++) {
-            const double y = biquad_run(&env->lowpass[b], biquad_run(&env->highpass[b], x));
-            env->energy[b] += y * y;
-        }
-        if (++env->filled == env->hop) {
+    size_t done = 0;
+    while (done < count) {
+        const size_t room = env->hop - env->filled;
+        const size_t take = count - done < room ? count - done : room;
+        filter_run(env, samples + done, take);
+        done += take;
+        env->filled += take;
+        if (env->filled == env->hop) {
             float *frame = frames + (*written) * (size_t)bands;
             for (int b = 0; b < bands; b++) {
                 frame[b] = (float)log(env->energy[b] / (double)env->hop + 1e-12);
@@ -102,11 +146,11 @@ sa_status sa_breath_env_process(sa_breath_env *env, const float *samples, size_t
 
 void sa_breath_env_reset(sa_breath_env *env) {
     if (env == NULL) return;
-    for (int b = 0; b < env->band_count; b++) {
-        env->highpass[b].z1 = env->highpass[b].z2 = 0.0;
-        env->lowpass[b].z1 = env->lowpass[b].z2 = 0.0;
-        env->energy[b] = 0.0;
-    }
+    memset(env->highpass.z1, 0, sizeof env->highpass.z1);
+    memset(env->highpass.z2, 0, sizeof env->highpass.z2);
+    memset(env->lowpass.z1, 0, sizeof env->lowpass.z1);
+    memset(env->lowpass.z2, 0, sizeof env->lowpass.z2);
+    memset(env->energy, 0, sizeof env->energy);
     env->filled = 0;
 }
 

@@ -14,5 +14,6 @@
 #include "sa_mlp.h"
 #include "sa_event_net.h"
 #include "sa_breathing.h"
+#include "sa_sample_range.h"
 
 #endif

@@ -63,11 +63,7 @@ package final class AudioHealthMonitor {
             let end = min(samples.count, offset + blockLength)
             let blockStart = startTime.addingTimeInterval(Double(offset) / sampleRate)
             let blockEnd = startTime.addingTimeInterval(Double(end) / sampleRate)
-            var low = Float.infinity, high = -Float.infinity
-            for sample in samples[offset..<end] where !sample.isNaN {
-                low = min(low, sample)
-                high = max(high, sample)
-            }
+            let (low, high) = DSPSampleRange.of(samples[offset..<end])
             let constant = !(high >= low) || Double(high - low) <= configuration.flatlinePeakToPeak
             if constant {
                 if flatSince == nil { flatSince = blockStart }
