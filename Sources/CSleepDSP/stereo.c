@@ -86,14 +86,16 @@ sa_status sa_stereo_analyze(sa_stereo *s, const float *primary, const float *sec
     double largest = 0;
     for (size_t k = 0; k < bins; k++) {
         double pr = p[2 * k], pi = p[2 * k + 1], sr = c[2 * k], si = c[2 * k + 1];
-        double mag = hypot(pr * sr + pi * si, pr * si - pi * sr);
-        if (mag > largest) largest = mag;
+        double re = pr * sr + pi * si, im = pr * si - pi * sr;
+        double power = re * re + im * im; /* |.|^2 in double cannot overflow: the factors are floats */
+        if (power > largest) largest = power;
     }
+    largest = sqrt(largest);
     const double threshold = largest * 1e-9;
     for (size_t k = 0; k < bins; k++) {
         double pr = p[2 * k], pi = p[2 * k + 1], sr = c[2 * k], si = c[2 * k + 1];
         double re = pr * sr + pi * si, im = pr * si - pi * sr;
-        double mag = hypot(re, im);
+        double mag = sqrt(re * re + im * im);
         if (largest > 0 && mag > threshold) {
             c[2 * k] = (float)(re / mag);
             c[2 * k + 1] = (float)(im / mag);

@@ -88,9 +88,14 @@ final class BatchAssembler {
             pending[0].append(contentsOf: interleaved)
         } else {
             let frames = interleaved.count / signals
-            for signal in 0..<signals {
-                pending[signal].reserveCapacity(pending[signal].count + frames)
-                for frame in 0..<frames { pending[signal].append(interleaved[frame * signals + signal]) }
+            interleaved.withUnsafeBufferPointer { source in
+                for signal in 0..<signals {
+                    let start = pending[signal].count
+                    pending[signal].append(contentsOf: repeatElement(0, count: frames))
+                    pending[signal].withUnsafeMutableBufferPointer { target in
+                        for frame in 0..<frames { target[start + frame] = source[frame * signals + signal] }
+                    }
+                }
             }
         }
         var batches: [[[Float]]] = []
