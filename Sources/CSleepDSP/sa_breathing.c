@@ -167,6 +167,7 @@ struct sa_breath_period {
     size_t max_frames;
     size_t max_channels;
     size_t min_lag;
+    size_t search_min_lag; /* min_lag, or half of it with half_cycle_search */
     size_t max_lag;
     size_t acf_lags;     /* lags 0..acf_lags-1 are computed */
     double *prefix;      /* max_frames + 1 */
@@ -189,6 +190,7 @@ sa_breath_period_config sa_breath_period_default_config(double frame_rate) {
     c.smooth_frames = 3;
     c.peak_fraction = 0.7;
     c.alternation_threshold = 2.0;
+    c.half_cycle_search = 0;
     return c;
 }
 
@@ -214,7 +216,8 @@ sa_status sa_breath_period_init(sa_breath_period **out, const sa_breath_period_c
     const sa_breath_period_config c = *config;
     if (!(c.frame_rate > 0.0) || !(c.min_bpm > 0.0) || !(c.max_bpm > c.min_bpm) || !(c.detrend_seconds > 0.0) ||
         c.smooth_frames < 1 || !(c.peak_fraction > 0.0 && c.peak_fraction <= 1.0) ||
-        !(c.alternation_threshold > 0.0) || max_frames < 8 || max_channels < 1)
+        !(c.alternation_threshold > 0.0) || (c.half_cycle_search != 0 && c.half_cycle_search != 1) || max_frames < 8 ||
+        max_channels < 1)
         return SA_ERR_INVALID_ARGUMENT;
     sa_breath_period *a = calloc(1, sizeof *a);
     if (a == NULL) return SA_ERR_OUT_OF_MEMORY;
@@ -222,6 +225,7 @@ sa_status sa_breath_period_init(sa_breath_period **out, const sa_breath_period_c
     a->max_frames = max_frames;
     a->max_channels = max_channels;
     a->min_lag = (size_t)fmax(2.0, floor(c.frame_rate * 60.0 / c.max_bpm));
+    a->search_min_lag = c.half_cycle_search ? (a->min_lag / 2 > 2 ? a->min_lag / 2 : 2) : a->min_lag;
     a->max_lag = (size_t)ceil(c.frame_rate * 60.0 / c.min_bpm);
     a->acf_lags = 2 * a->max_lag + 20;
     a->fold_bins = 2 * a->max_lag + 16;
@@ -390,14 +394,15 @@ sa_status sa_breath_period_analyze(sa_breath_period *a, const float *frames, siz
     }
     const double *r = a->summary;
 
-    /* The shortest peak in range at least peak_fraction of the highest. */
+    /* The shortest peak in range at least peak_fraction of the highest (the range reaching down to half-cycles with
+     * half_cycle_search). */
     const size_t last = a->max_lag + 1 < lags ? a->max_lag : lags - 2;
     double highest = 0.0;
-    for (size_t lag = a->min_lag; lag <= last; lag++)
+    for (size_t lag = a->search_min_lag; lag <= last; lag++)
         if (r[lag] > 0.0 && r[lag] >= r[lag - 1] && r[lag] >= r[lag + 1]) highest = fmax(highest, r[lag]);
     if (!(highest > 0.0)) return SA_OK;
     size_t chosen = 0;
-    for (size_t lag = a->min_lag; lag <= last; lag++) {
+    for (size_t lag = a->search_min_lag; lag <= last; lag++) {
         const int is_peak = r[lag] > 0.0 && r[lag] >= r[lag - 1] && r[lag] >= r[lag + 1];
         if (is_peak && r[lag] >= a->config.peak_fraction * highest) {
             chosen = lag;
@@ -407,14 +412,17 @@ sa_status sa_breath_period_analyze(sa_breath_period *a, const float *frames, siz
     double period = refine_peak(r, chosen);
     double score = r[chosen];
 
-    /* Inhale and exhale may both sound: is the true period twice this one? Fold at the autocorrelation peak
-     * near the double and compare the halves. */
+    /* Inhale and exhale may both sound: is the true period twice this one? A candidate shorter than the shortest
+     * breath is a half-cycle, so its double is the breath. Otherwise fold at the autocorrelation peak near the
+     * double and compare the halves. */
     const size_t doubled = (size_t)lround(2.0 * period);
     if (doubled + 5 < lags && doubled >= 5) {
         const size_t peak = peak_near(r, doubled);
         const double doubled_period = refine_peak(r, peak);
-        result->alternation = alternation_ratio(a, n, channels, mask, doubled_period);
-        if (result->alternation > a->config.alternation_threshold && (double)peak <= (double)a->max_lag + 5.0) {
+        const int half_cycle = chosen < a->min_lag;
+        if (!half_cycle) result->alternation = alternation_ratio(a, n, channels, mask, doubled_period);
+        if (half_cycle ||
+            (result->alternation > a->config.alternation_threshold && (double)peak <= (double)a->max_lag + 5.0)) {
             period = doubled_period;
             score = r[peak];
         }

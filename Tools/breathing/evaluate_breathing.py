@@ -9,13 +9,16 @@ Three sets:
             grouped by subject;
   counted   the other clips of ../shared/data/audio/breathing with hand counts of inhalations and exhalations in
             MANIFEST.tsv (20-s clips, analysed with `--window 20`; very rough references: few breaths, and the two
-            counts of one clip sometimes differ).
+            counts of one clip sometimes differ);
+  noise     100 one-minute files of white, pink and brown noise and room tone (Tools/fixtures/synth.py, -70 to
+            -30 dBFS, fixed seed): no breathing, so every rate reported is a false one.
 
 Usage (from the repository root, after `swift build`):
   python3 Tools/breathing/evaluate_breathing.py composed [--nights 12] [--minutes 10] [--seed 7]
   python3 Tools/breathing/evaluate_breathing.py rrujo [--data ../shared/data]
   python3 Tools/breathing/evaluate_breathing.py rrujo-loso [--data ../shared/data]   (leave one subject out)
   python3 Tools/breathing/evaluate_breathing.py counted [--data ../shared/data]
+  python3 Tools/breathing/evaluate_breathing.py noise [--seed 7]
 Nothing from ../shared/data is copied; composed nights are written to a temporary directory and deleted.
 """
 
@@ -232,9 +235,36 @@ def evaluate_counted(args) -> None:
                      indent=1))
 
 
+def evaluate_noise(args) -> None:
+    """No breathing at all: white, pink and brown noise and room tone, one minute each; counts the rates reported."""
+    rng = np.random.default_rng(args.seed)
+    kinds = ["white", "pink", "brown", "room tone"]
+    reported: dict[str, int] = defaultdict(int)
+    with tempfile.TemporaryDirectory() as tmp:
+        for index in range(100):
+            kind = kinds[index % len(kinds)]
+            level = float(rng.uniform(-70.0, -30.0))
+            n = int(60 * synth.RATE)
+            if kind == "white":
+                audio = synth.set_rms(rng.standard_normal(n), level)
+            elif kind == "pink":
+                audio = synth.set_rms(synth.pink_noise(rng, n), level)
+            elif kind == "brown":
+                audio = synth.set_rms(synth.brown_noise(rng, n), level)
+            else:
+                audio = synth.room_tone(rng, 60.0, level_db=level, fan_hz=float(rng.choice([50.0, 60.0, 100.0])))
+            path = os.path.join(tmp, f"noise{index}.flac")
+            soundfile.write(path, audio.astype(np.float32), synth.RATE, subtype="PCM_16")
+            rates = run_estimator(path, args.binary)
+            reported[kind] += len(rates)
+            if args.verbose or rates:
+                print(f"{kind:9s} {level:6.1f} dBFS  rates {[round(r['bpm'], 1) for r in rates]}")
+    print(json.dumps({"files": 100, "rates_reported": sum(reported.values()), "by_kind": reported}, indent=1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("set", choices=["composed", "rrujo", "rrujo-loso", "counted"])
+    parser.add_argument("set", choices=["composed", "rrujo", "rrujo-loso", "counted", "noise"])
     parser.add_argument("--nights", type=int, default=12)
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=7)
@@ -243,7 +273,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     {"composed": evaluate_composed, "rrujo": evaluate_rrujo, "rrujo-loso": evaluate_rrujo_loso,
-     "counted": evaluate_counted}[args.set](args)
+     "counted": evaluate_counted, "noise": evaluate_noise}[args.set](args)
 
 
 if __name__ == "__main__":

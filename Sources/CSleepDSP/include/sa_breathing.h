@@ -44,6 +44,9 @@ typedef struct sa_breath_period_config {
     int smooth_frames;          /* moving-average smoothing after detrending (odd, >= 1) */
     double peak_fraction;       /* the shortest peak at least this fraction of the highest is the candidate */
     double alternation_threshold; /* fold-test ratio above which the period is doubled */
+    int half_cycle_search;      /* 1: also search down to half the shortest breath period, where a periodicity is two
+                                 * sounds per breath (inhale and exhale) and its double is reported; 0: breath range
+                                 * only (chest motion, one cycle per breath) */
 } sa_breath_period_config;
 
 /* Sensible defaults for frame_rate (6..30 bpm, 20 s detrend, 3-frame smoothing, 0.7, 2.0). */

@@ -28,18 +28,21 @@ final class DSPBreathPeriodHandle {
     ///   - maximumBpm: the fastest rate searched.
     ///   - peakFraction: the shortest peak at least this fraction of the highest is the candidate.
     ///   - alternationThreshold: fold-test ratio above which the period is doubled.
+    ///   - searchesHalfCycles: also search down to half the shortest breath period, where a periodicity is two
+    ///     sounds per breath (inhale and exhale) and its double is reported (audio; not chest motion).
     ///   - maximumFrames: the most frames a window may have.
     ///   - maximumChannels: the most channels a frame may have.
     /// - Throws: `DSPError` ("sa_breath_period_init") for an unusable rate range or size, or a memory failure.
     init(
         frameRate: Double, minimumBpm: Double, maximumBpm: Double, peakFraction: Double,
-        alternationThreshold: Double, maximumFrames: Int, maximumChannels: Int
+        alternationThreshold: Double, searchesHalfCycles: Bool, maximumFrames: Int, maximumChannels: Int
     ) throws(DSPError) {
         var config = sa_breath_period_default_config(frameRate)
         config.min_bpm = minimumBpm
         config.max_bpm = maximumBpm
         config.peak_fraction = peakFraction
         config.alternation_threshold = alternationThreshold
+        config.half_cycle_search = searchesHalfCycles ? 1 : 0
         var created: OpaquePointer?
         try DSPError.check(
             sa_breath_period_init(&created, &config, maximumFrames, maximumChannels), "sa_breath_period_init")

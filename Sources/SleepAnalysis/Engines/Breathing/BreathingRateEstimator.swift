@@ -51,11 +51,11 @@ package final class BreathingRateEstimator {
         audioAnalyzer = try PeriodicityAnalyzer(
             frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
             peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
-            maximumFrames: windowFrames, maximumChannels: envelope.bandCount)
+            searchesHalfCycles: true, maximumFrames: windowFrames, maximumChannels: envelope.bandCount)
         motionAnalyzer = try PeriodicityAnalyzer(
             frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
             peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
-            maximumFrames: windowFrames, maximumChannels: 3)
+            searchesHalfCycles: false, maximumFrames: windowFrames, maximumChannels: 3)
         // The windows keep 2 s more than analysed: a batch (or a pause between accelerometer readings) may bring
         // frames past a window's end before the window is analysed.
         let kept = windowFrames + Int((2 * frameRate).rounded())

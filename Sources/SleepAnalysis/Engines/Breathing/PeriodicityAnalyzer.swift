@@ -19,15 +19,20 @@ final class PeriodicityAnalyzer {
 
     /// Creates an analyser for windows of up to `maximumFrames` frames.
     ///
+    /// With `searchesHalfCycles` (audio: inhale and exhale may both sound) a periodicity shorter than the shortest
+    /// breath (down to half of it) counts as two sounds per breath, and twice it is the breathing period. Chest
+    /// motion makes one cycle per breath, so the accelerometer's analyser searches the breathing range only.
+    ///
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for an unusable rate range.
     init(
         frameRate: Double, minimumBpm: Double, maximumBpm: Double, peakFraction: Double = 0.7,
-        alternationThreshold: Double = 2.0, maximumFrames: Int, maximumChannels: Int
+        alternationThreshold: Double = 2.0, searchesHalfCycles: Bool, maximumFrames: Int, maximumChannels: Int
     ) throws {
         do throws(DSPError) {
             analyser = try DSPBreathPeriodHandle(
                 frameRate: frameRate, minimumBpm: minimumBpm, maximumBpm: maximumBpm, peakFraction: peakFraction,
-                alternationThreshold: alternationThreshold, maximumFrames: maximumFrames,
+                alternationThreshold: alternationThreshold, searchesHalfCycles: searchesHalfCycles,
+                maximumFrames: maximumFrames,
                 maximumChannels: maximumChannels)
         } catch {
             throw error.sdkError

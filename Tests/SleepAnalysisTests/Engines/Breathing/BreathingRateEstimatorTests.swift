@@ -181,6 +181,8 @@ final class BreathingRateEstimatorTests: XCTestCase {
             ("rrujo_2023022210002_10bpm.flac", 10), ("rrujo_2023022210352_18bpm.flac", 18),
             ("rrujo_2023022211002_8bpm.flac", 8), ("rrujo_2023022217141_12bpm.flac", 12),
             ("rrujo_2023022218451_12bpm.flac", 12),
+            // Inhale and exhale alike every 1.5 s: the breath is the pair (was 8/min, a multiple of the half-cycle)
+            ("rrujo_2023022217141_20bpm.flac", 20),
         ]
         for (name, truth) in cases {
             let rates = try BreathingAnalysis.analyze(audio: folder.appendingPathComponent(name))
