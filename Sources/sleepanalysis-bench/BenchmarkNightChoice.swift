@@ -23,10 +23,14 @@ struct BenchmarkNightChoice {
             }
             hours = parsed
         case "--rate":
-            guard let parsed = Int(value), parsed >= 8_000 else { throw BenchmarkUsageError("--rate: Hz, 8000 or more") }
+            guard let parsed = Int(value), parsed >= 8_000 else {
+                throw BenchmarkUsageError("--rate: Hz, 8000 or more")
+            }
             rate = parsed
         case "--channels":
-            guard let parsed = Int(value), parsed == 1 || parsed == 2 else { throw BenchmarkUsageError("--channels: 1 or 2") }
+            guard let parsed = Int(value), parsed == 1 || parsed == 2 else {
+                throw BenchmarkUsageError("--channels: 1 or 2")
+            }
             channels = parsed
         case "--input": input = URL(fileURLWithPath: value)
         default: return false

@@ -21,9 +21,9 @@ public struct PeerComparison: Equatable, Sendable {
     ///
     /// - Throws: `PeerComparisonError.differentAudio` when their durations differ by more than a second, or the
     ///   pipeline's CPU time is not positive.
-    public init(audioSeconds: Double, pipelineCPUSeconds: Double, peer: PythonPeer.Measurement) throws(
-        PeerComparisonError
-    ) {
+    public init(
+        audioSeconds: Double, pipelineCPUSeconds: Double, peer: PythonPeer.Measurement
+    ) throws(PeerComparisonError) {
         guard pipelineCPUSeconds > 0, abs(audioSeconds - peer.audioSeconds) <= 1 else {
             throw .differentAudio(pipelineSeconds: audioSeconds, peerSeconds: peer.audioSeconds)
         }
@@ -41,7 +41,8 @@ public enum PeerComparisonError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .differentAudio(let pipeline, let peer):
-            return String(format: "the pipeline analysed %.1f s of audio and the peer %.1f s: not the same file", pipeline, peer)
+            return String(
+                format: "the pipeline analysed %.1f s of audio and the peer %.1f s: not the same file", pipeline, peer)
         }
     }
 }

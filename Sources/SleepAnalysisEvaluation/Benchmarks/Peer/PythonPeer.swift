@@ -84,8 +84,8 @@ public struct PythonPeer: Sendable {
         process.arguments = [script.path, file.path] + (stereo ? ["--stereo"] : [])
         process.standardInput = FileHandle.nullDevice
         do {
-            FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-            FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
             let output = try FileHandle(forWritingTo: outputURL)
             let errors = try FileHandle(forWritingTo: errorURL)
             defer {

@@ -33,7 +33,7 @@ final class PythonPeerTests: XCTestCase {
 
     private func audioFile() throws -> URL {
         let url = directory.appendingPathComponent("night.wav")
-        try SyntheticNight.write(to: url, duration: 1, sampleRate: 16_000, format: .wav)
+        try SleepAnalysisEvaluation.SyntheticNight.write(to: url, duration: 1, sampleRate: 16_000, format: .wav)
         return url
     }
 
@@ -99,7 +99,8 @@ final class PythonPeerTests: XCTestCase {
         // But not with a pipeline that analysed another length of audio
         XCTAssertThrowsError(try PeerComparison(audioSeconds: 3600, pipelineCPUSeconds: 2, peer: measurement)) {
             XCTAssertEqual(
-                $0 as? PeerComparisonError, .differentAudio(pipelineSeconds: 3600, peerSeconds: measurement.audioSeconds))
+                $0 as? PeerComparisonError,
+                .differentAudio(pipelineSeconds: 3600, peerSeconds: measurement.audioSeconds))
         }
     }
 
@@ -108,8 +109,10 @@ final class PythonPeerTests: XCTestCase {
         let file = try audioFile()
         // Given a peer that fails with a message, one that prints nothing, one that waits for input
         let cases: [(String, PythonPeerError)] = [
-            ("import sys\nsys.stderr.write('Traceback\\nValueError: bad file\\n')\nsys.exit(1)\n",
-             .failed(status: 1, message: "Traceback\nValueError: bad file")),
+            (
+                "import sys\nsys.stderr.write('Traceback\\nValueError: bad file\\n')\nsys.exit(1)\n",
+                .failed(status: 1, message: "Traceback\nValueError: bad file")
+            ),
             ("pass\n", .malformedOutput("")),
             ("import sys\nprint(sys.stdin.read() + '{\"cpuSeconds\": 1}')\n", .malformedOutput("{\"cpuSeconds\": 1}")),
         ]
@@ -120,6 +123,7 @@ final class PythonPeerTests: XCTestCase {
                 XCTAssertEqual($0 as? PythonPeerError, expected)
             }
         }
-        XCTAssertEqual(PythonPeerError.malformedOutput("").description, "the librosa peer printed no measurement: nothing")
+        XCTAssertEqual(
+            PythonPeerError.malformedOutput("").description, "the librosa peer printed no measurement: nothing")
     }
 }
