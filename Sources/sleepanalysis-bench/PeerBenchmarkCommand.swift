@@ -65,8 +65,8 @@ enum PeerBenchmarkCommand {
                 format: "%@: %.2f h, %d Hz, %@", file.lastPathComponent, comparison.audioSeconds / 3600,
                 peer.sampleRate, stereo ? "two sleepers (--stereo)" : "one sleeper"),
             String(
-                format: "pipeline (SDK, every feature, %@): %.2f s CPU, %.0f× real time per core", inputs,
-                comparison.pipelineCPUSeconds, comparison.pipelineRealTimePerCore),
+                format: "pipeline (SDK, every feature, %@): %.2f s CPU, %.0f× real time per core; peak memory %.1f MiB",
+                inputs, comparison.pipelineCPUSeconds, comparison.pipelineRealTimePerCore, peakMemoryMiB()),
             String(
                 format: "librosa %@ front end (%d signal%@): %.2f s CPU, %.0f× real time per core", peer.librosaVersion,
                 peer.channels, peer.channels == 1 ? "" : "s", peer.cpuSeconds, comparison.peerRealTimePerCore),
@@ -77,6 +77,7 @@ enum PeerBenchmarkCommand {
             "audioSeconds": comparison.audioSeconds, "pipelineCPUSeconds": comparison.pipelineCPUSeconds,
             "peerCPUSeconds": peer.cpuSeconds, "pipelineRealTimePerCore": comparison.pipelineRealTimePerCore,
             "peerRealTimePerCore": comparison.peerRealTimePerCore, "ratio": comparison.ratio,
+            "pipelinePeakMemoryMiB": peakMemoryMiB(),
             "librosaVersion": peer.librosaVersion,
         ]
         let encoded = (try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])) ?? Data()
