@@ -38,6 +38,7 @@ public enum PeerComparisonError: Error, Equatable, CustomStringConvertible {
     /// They analysed different lengths of audio (s), or the pipeline none.
     case differentAudio(pipelineSeconds: Double, peerSeconds: Double)
 
+    /// Both durations.
     public var description: String {
         switch self {
         case .differentAudio(let pipeline, let peer):

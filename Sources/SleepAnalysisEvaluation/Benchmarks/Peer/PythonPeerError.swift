@@ -20,6 +20,7 @@ public enum PythonPeerError: Error, Equatable, CustomStringConvertible {
     public static let installCommand =
         "python3 -m venv Tools/.venv && Tools/.venv/bin/pip install -r Tools/requirements.txt"
 
+    /// What went wrong and what to install or pass.
     public var description: String {
         switch self {
         case .interpreterNotFound(let name):
