@@ -3,12 +3,12 @@ import SleepAnalysis
 import SleepAnalysisEvaluation
 
 /// `sleepanalysis-bench peer [--input FILE | --hours N …] [--accelerometer CSV] [--stereo] [--python PATH]
-/// [--script PATH]`: the whole pipeline through the SDK (every feature; with `--stereo` a session per channel, as
-/// `sleepanalysis analyze --stereo`), then the librosa peer (`Tools/bench/librosa_peer.py`: resampling, STFT,
-/// A-weighted level and 64 mel bands per analysed channel) on the same file as a child process. Prints both CPU
-/// times, both multiples of real time per core and how many times more CPU the peer took. The interpreter is
-/// `--python`, else `$SLEEPANALYSIS_PYTHON`, else `python3` on `PATH`; the peer runs first, so a missing Python or
-/// librosa fails at once.
+/// [--script PATH]`: the librosa peer (`Tools/bench/librosa_peer.py`: resampling, STFT, A-weighted level and 64 mel
+/// bands per analysed channel) as a child process, then the whole pipeline through the SDK (every feature; with
+/// `--stereo` a session per channel, as `sleepanalysis analyze --stereo`) on the same file. Prints both CPU times,
+/// both multiples of real time per core and how many times more CPU the peer took. The interpreter is `--python`,
+/// else `$SLEEPANALYSIS_PYTHON`, else `python3` on `PATH`; the peer runs first, so a missing Python or librosa fails
+/// at once (exit 69, with the install command).
 enum PeerBenchmarkCommand {
     /// Runs the benchmark and returns the exit status.
     static func run(_ arguments: [String]) async -> Int32 {
@@ -49,7 +49,10 @@ enum PeerBenchmarkCommand {
             return 0
         } catch let error as PythonPeerError {
             FileHandle.standardError.write(Data("sleepanalysis-bench peer: \(error)\n".utf8))
-            return 69
+            switch error {
+            case .interpreterNotFound, .missingModule, .scriptNotFound: return 69
+            default: return 1
+            }
         } catch {
             FileHandle.standardError.write(Data("sleepanalysis-bench peer: \(error)\n".utf8))
             return 1
