@@ -51,7 +51,7 @@ enum PipelineBenchmarkCommand {
     private static func usage(_ message: String) -> Int32 {
         FileHandle.standardError.write(
             Data(
-                "sleepanalysis-bench pipeline: \(message)\nusage: sleepanalysis-bench pipeline [--hours N] [--input FILE] [--features all|none|a,b]\n"
+                "sleepanalysis-bench pipeline: \(message)\nusage: sleepanalysis-bench pipeline \(BenchmarkNightChoice.usage) [--features all|none|a,b]\n"
                     .utf8))
         return 64
     }

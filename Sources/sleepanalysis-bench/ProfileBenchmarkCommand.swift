@@ -58,7 +58,7 @@ enum ProfileBenchmarkCommand {
     private static func usage(_ message: String) -> Int32 {
         FileHandle.standardError.write(
             Data(
-                "sleepanalysis-bench profile: \(message)\nusage: sleepanalysis-bench profile [--input FILE | --hours N]\n"
+                "sleepanalysis-bench profile: \(message)\nusage: sleepanalysis-bench profile \(BenchmarkNightChoice.usage)\n"
                     .utf8))
         return 64
     }

@@ -7,7 +7,9 @@
 // swift run -c release sleepanalysis-bench pipeline [--hours 1] (a whole night through the SDK)
 // swift run -c release sleepanalysis-bench vitals [--hours 1]   (breathing rate and audio health)
 // swift run -c release sleepanalysis-bench profile [--input FILE | --hours 1] (CPU per stage and engine)
-// swift run -c release sleepanalysis-bench live [--seconds 60] [--rate 48000] [--channels 2] (live at the recorded pace)
+// swift run -c release sleepanalysis-bench live [--seconds 60] [--rate 48000] [--channels 2]  (live, at the recorded pace)
+// swift run -c release sleepanalysis-bench peer [--input FILE | --hours 1 --rate 44100 --channels 2] [--stereo]
+//                                               [--accelerometer CSV] [--python PATH]  (the pipeline vs librosa)
 // swift run -c release sleepanalysis-bench queue [--database URL] [--jobs 500] [--clients 1] (the night queue)
 import Foundation
 import SleepAnalysis
@@ -27,6 +29,9 @@ if CommandLine.arguments.dropFirst().first == "profile" {
 }
 if CommandLine.arguments.dropFirst().first == "live" {
     exit(await LiveBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.dropFirst().first == "peer" {
+    exit(await PeerBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 if CommandLine.arguments.dropFirst().first == "vitals" {
     exit(VitalsBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))

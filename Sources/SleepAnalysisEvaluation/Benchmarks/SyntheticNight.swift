@@ -3,7 +3,8 @@ import SleepAnalysis
 
 /// A deterministic synthetic bedroom night: quiet noise, breathing-like swells every 4 s, and a snore-like burst
 /// (a buzz at 110 Hz with harmonics) for 1.5 s every 40 s. Used by the benchmark and by tests that need a long
-/// file; not a model of real sleep.
+/// file; not a model of real sleep. A stereo night has the same sounds in both channels over noise of its own
+/// (another seed), like two microphones in one room.
 public enum SyntheticNight {
     /// Audio container formats `write` makes.
     public enum Format: String, Sendable, CaseIterable {
@@ -13,34 +14,50 @@ public enum SyntheticNight {
         case flac
     }
 
-    /// Writes a synthetic night (mono, 16-bit) through `AudioFileWriter`, in one-second blocks.
+    /// Writes a synthetic night (16-bit) through `AudioFileWriter`, in one-second blocks.
     ///
     /// - Parameters:
     ///   - url: where to write (replaced if present).
     ///   - duration: length (s).
     ///   - sampleRate: frames per second.
     ///   - format: the container.
+    ///   - channelCount: 1 (mono) or 2 (stereo; channel 2's noise has the seed `seed + 1`).
     ///   - seed: the noise generator's seed (same seed, same file).
-    /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a non-positive duration or rate,
-    ///   `.storageFailure` when the file cannot be written.
+    /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a non-positive duration or rate or another channel
+    ///   count, `.storageFailure` when the file cannot be written.
     public static func write(
-        to url: URL, duration: Double, sampleRate: Int, format: Format, seed: UInt64 = 1
+        to url: URL, duration: Double, sampleRate: Int, format: Format, channelCount: Int = 1, seed: UInt64 = 1
     )
         throws
     {
         guard duration > 0, duration.isFinite else {
             throw SleepCycleSdkError.invalidConfiguration("synthetic night: duration \(duration) s")
         }
+        guard channelCount == 1 || channelCount == 2 else {
+            throw SleepCycleSdkError.invalidConfiguration("synthetic night: \(channelCount) channels (1 or 2)")
+        }
         let writer = try AudioFileWriter(
-            url: url, sampleRate: sampleRate, channelCount: 1, format: format == .wav ? .wav16 : .flac16)
-        var generator = Generator(sampleRate: Double(sampleRate), seed: seed)
+            url: url, sampleRate: sampleRate, channelCount: channelCount, format: format == .wav ? .wav16 : .flac16)
+        var generators = (0..<channelCount).map {
+            Generator(sampleRate: Double(sampleRate), seed: seed + UInt64($0))
+        }
         var remaining = Int((duration * Double(sampleRate)).rounded())
         var block = [Float](repeating: 0, count: sampleRate)
+        var interleaved = [Float]()
         while remaining > 0 {
             let count = min(remaining, sampleRate)
             if count < block.count { block.removeLast(block.count - count) }
-            generator.fill(&block)
-            try writer.write(block)
+            if channelCount == 1 {
+                generators[0].fill(&block)
+                try writer.write(block)
+            } else {
+                interleaved = [Float](repeating: 0, count: count * channelCount)
+                for channel in 0..<channelCount {
+                    generators[channel].fill(&block)
+                    for frame in 0..<count { interleaved[frame * channelCount + channel] = block[frame] }
+                }
+                try writer.write(interleaved)
+            }
             remaining -= count
         }
         try writer.close()
