@@ -9,8 +9,9 @@ import Foundation
 /// 3. raw count = 100 × Σ |filtered| × Δt over the samples whose timestamp falls in the 30-second epoch
 ///    (g·s × 100: the integral of rectified motion, independent of the sample rate);
 /// 4. a dead band: the raw count minus 1.2 times the night's running noise floor (the 10th percentile of the last
-///    30 minutes' raw counts; none in the first 5 minutes), at least 0 (`ActivityNoiseFloor`), so a phone on the mattress, which feels breathing
-///    and sensor noise in every epoch, counts 0 when the sleeper lies still, as an actigraph does;
+///    30 minutes' raw counts; none in the first 5 minutes), at least 0 (`ActivityNoiseFloor`), so a phone on the
+///    mattress, which feels breathing and sensor noise in every epoch, counts 0 when the sleeper lies still, as an
+///    actigraph does;
 /// 5. Gaussian smoothing over this and the previous 5 minutes' epochs (σ = 50 s, `CausalCountSmoother`), as the
 ///    training counts were smoothed, but causal: an epoch's count never depends on later samples.
 ///
