@@ -6,10 +6,27 @@ import XCTest
 /// and a report that says the mode is not validated and the recording too short for a score; with its
 /// accelerometer, the snoring is staged as sleep too.
 final class DemoNightStagingCommandTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory(prefix: "demo-night-staging")
+    }
+
+    override func tearDown() {
+        directory.remove()
+        super.tearDown()
+    }
+
+    /// A state directory of the test's own, so another `analyze` on the machine cannot hold it.
+    private var storage: String { directory.url.appendingPathComponent("state").path }
+
     func test_the_sound_only_demo_night_has_no_early_deep_sleep_and_sleeps_through_its_snoring() throws {
         let night = FixturePaths.fixtures.appendingPathComponent("night_short.ogg").path
         let output = try runCommandLineTool(
-            ["analyze", night, "--start", "2026-12-01T23:00:00Z", "--format", "json", "--quiet", "--no-store"],
+            [
+                "analyze", night, "--start", "2026-12-01T23:00:00Z", "--format", "json", "--quiet", "--no-store",
+                "--storage", storage,
+            ],
             timeout: 120)
         XCTAssertEqual(output.status, 0, output.standardError)
         let report = try XCTUnwrap(
@@ -51,7 +68,7 @@ final class DemoNightStagingCommandTests: XCTestCase {
         let output = try runCommandLineTool(
             [
                 "analyze", night, "--accelerometer", accelerometer, "--start", "2026-12-01T23:00:00Z", "--format",
-                "json", "--quiet", "--no-store",
+                "json", "--quiet", "--no-store", "--storage", storage,
             ],
             timeout: 120)
         XCTAssertEqual(output.status, 0, output.standardError)

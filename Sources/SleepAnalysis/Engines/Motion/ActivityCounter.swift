@@ -2,16 +2,22 @@ import Foundation
 
 /// Turns raw accelerometer samples into per-epoch activity counts.
 ///
-/// Algorithm (after ActiGraph-style counts as used by Walch et al. 2019):
+/// Algorithm (after the counts of Walch et al. 2019, which the staging model was trained on):
 /// 1. magnitude `√(x² + y² + z²)` in g, which does not depend on how the device lies;
 /// 2. band-pass 0.25–3 Hz (`MagnitudeBandPass`: Butterworth high-pass then low-pass, coefficients from the
 ///    sample rate, so any rate of about 10–100 Hz gives the same count for the same motion);
-/// 3. count = 100 × Σ |filtered| × Δt over the samples whose timestamp falls in the 30-second epoch
-///    (g·s × 100: the integral of rectified motion, independent of the sample rate).
+/// 3. raw count = 100 × Σ |filtered| × Δt over the samples whose timestamp falls in the 30-second epoch
+///    (g·s × 100: the integral of rectified motion, independent of the sample rate);
+/// 4. a dead band: the raw count minus 1.2 times the night's running noise floor (the 10th percentile of the last
+///    30 minutes' raw counts; none in the first 5 minutes), at least 0 (`ActivityNoiseFloor`), so a phone on the
+///    mattress, which feels breathing and sensor noise in every epoch, counts 0 when the sleeper lies still, as an
+///    actigraph does;
+/// 5. Gaussian smoothing over this and the previous 5 minutes' epochs (σ = 50 s, `CausalCountSmoother`), as the
+///    training counts were smoothed, but causal: an epoch's count never depends on later samples.
 ///
-/// Counts are linear in the motion's amplitude; the stager normalises them per night (rank and mean scale),
-/// so a phone on the mattress (small counts) and a wrist device (large counts) give the same model inputs.
-/// The sample rate is given, or estimated as the median interval of the first 64 samples.
+/// Counts are linear in the motion's amplitude (the floor scales with it); the stager normalises them per night
+/// (rank and mean scale), so a phone on the mattress (small counts) and a wrist device (large counts) give the same
+/// model inputs. The sample rate is given, or estimated as the median interval of the first 64 samples.
 public struct ActivityCounter: Sendable {
     /// The origin of the 30-second epoch grid.
     public let sessionStart: Date
@@ -21,6 +27,8 @@ public struct ActivityCounter: Sendable {
     private var filter: MagnitudeBandPass?
     private var sums: [Int: Double] = [:]
     private var closedThrough = -1
+    private var noiseFloor = ActivityNoiseFloor()
+    private var smoother = CausalCountSmoother()
 
     private static let rateEstimationSamples = 64
 
@@ -90,7 +98,8 @@ public struct ActivityCounter: Sendable {
         let ready = sums.keys.filter { $0 <= last }.sorted()
         closedThrough = max(closedThrough, last)
         return ready.map { epoch in
-            let count = sums.removeValue(forKey: epoch) ?? 0
+            let raw = sums.removeValue(forKey: epoch) ?? 0
+            let count = smoother.smooth(noiseFloor.removeFloor(from: raw), epoch: epoch)
             return ActivityCountSample(
                 timestamp: sessionStart.addingTimeInterval(Double(epoch) * EpochFeatures.duration),
                 activityCount: count)
