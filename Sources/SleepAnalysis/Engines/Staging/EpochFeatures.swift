@@ -45,9 +45,6 @@ public struct HeartRateEpochStats: Sendable, Hashable, Codable {
     public var standardDeviation: Double
     /// Number of readings.
     public var sampleCount: Int
-    /// Root mean square of the differences between successive readings, in time order (bpm); nil when unknown
-    /// or from fewer than two readings. It measures how much the heart rate moves from reading to reading.
-    public var successiveDifferenceRMS: Double?
 
     /// Creates a summary.
     ///
@@ -55,29 +52,22 @@ public struct HeartRateEpochStats: Sendable, Hashable, Codable {
     ///   - meanBpm: Mean beats per minute.
     ///   - standardDeviation: Standard deviation of the readings (0 for a single reading).
     ///   - sampleCount: Number of readings.
-    ///   - successiveDifferenceRMS: Root mean square of successive differences of the readings, nil if unknown.
-    public init(
-        meanBpm: Double, standardDeviation: Double, sampleCount: Int, successiveDifferenceRMS: Double? = nil
-    ) {
+    public init(meanBpm: Double, standardDeviation: Double, sampleCount: Int) {
         self.meanBpm = meanBpm
         self.standardDeviation = standardDeviation
         self.sampleCount = sampleCount
-        self.successiveDifferenceRMS = successiveDifferenceRMS
     }
 
     /// Summarises readings; nil when there is no plausible reading (20...250 bpm).
     ///
-    /// - Parameter bpm: the readings that fall inside the epoch, in time order.
+    /// - Parameter bpm: the readings that fall inside the epoch.
     /// - Returns: the summary, or nil.
     public init?(bpm: [Double]) {
         let valid = bpm.filter { $0.isFinite && $0 >= 20 && $0 <= 250 }
         guard !valid.isEmpty else { return nil }
         let mean = valid.reduce(0, +) / Double(valid.count)
         let variance = valid.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(valid.count)
-        let squares = zip(valid.dropFirst(), valid).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }
-        self.init(
-            meanBpm: mean, standardDeviation: variance.squareRoot(), sampleCount: valid.count,
-            successiveDifferenceRMS: valid.count >= 2 ? (squares / Double(valid.count - 1)).squareRoot() : nil)
+        self.init(meanBpm: mean, standardDeviation: variance.squareRoot(), sampleCount: valid.count)
     }
 }
 

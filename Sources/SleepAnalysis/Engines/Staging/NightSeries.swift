@@ -11,16 +11,12 @@ package struct NightSeries: Sendable {
     private(set) var heartRate: [Double?] = []
     /// Epoch heart-rate standard deviation within the epoch (nil when unknown or from one reading).
     private(set) var heartRateSpread: [Double?] = []
-    /// Epoch heart-rate successive differences: the sum of their squares and their number (nil when unknown).
-    private(set) var heartRateSuccessiveDifferences: [(squares: Double, count: Int)?] = []
     /// Hours from the session start to each epoch's start.
     private(set) var hoursSinceStart: [Double] = []
 
     private(set) var activityDistribution = RunningDistribution()
     private(set) var heartRateDistribution = RunningDistribution()
     private(set) var spreadDistribution = RunningDistribution()
-    /// The epochs' root mean square successive differences of heart-rate readings.
-    private(set) var successiveDifferenceDistribution = RunningDistribution()
 
     /// An empty night.
     package init() {}
@@ -39,16 +35,6 @@ package struct NightSeries: Sendable {
         let spread = epoch.heartRate.flatMap { $0.sampleCount >= 2 ? $0.standardDeviation : nil }
         heartRateSpread.append(spread)
         if let spread { spreadDistribution.insert(spread) }
-        let differences = epoch.heartRate.flatMap { stats -> (squares: Double, count: Int)? in
-            guard let rms = stats.successiveDifferenceRMS, rms.isFinite, rms >= 0, stats.sampleCount >= 2 else {
-                return nil
-            }
-            return (rms * rms * Double(stats.sampleCount - 1), stats.sampleCount - 1)
-        }
-        heartRateSuccessiveDifferences.append(differences)
-        if let rms = epoch.heartRate?.successiveDifferenceRMS, differences != nil {
-            successiveDifferenceDistribution.insert(rms)
-        }
         hoursSinceStart.append(hours)
     }
 

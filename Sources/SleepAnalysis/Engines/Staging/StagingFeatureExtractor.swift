@@ -9,8 +9,7 @@ import Foundation
 ///   spread divided by the night's median spread.
 /// On top of those: multi-scale context windows (past windows only when causal; past and future windows for
 /// the whole night), variability (standard deviation and RMS of successive differences of `z`), time since
-/// the last large movement, and time since the session began; then `StagingLongWindowFeatures` (activity and
-/// heart rate over 10- to 40-minute windows, heart-rate variability from the readings).
+/// the last large movement, and time since the session began.
 ///
 /// In the causal context "the night" is the night so far: the features of epoch *i* depend only on epochs
 /// 0...*i*, so appending epochs never changes an earlier real-time output.
@@ -37,11 +36,6 @@ package struct StagingFeatureExtractor: Sendable {
         self.context = context
     }
 
-    /// The wake-oriented features over 10- to 40-minute windows, after the others.
-    private var longWindows: StagingLongWindowFeatures {
-        StagingLongWindowFeatures(inputs: inputs, context: context)
-    }
-
     /// The names of the features, in vector order (the model file lists them and must match).
     package var featureNames: [String] {
         var names = ["time_hours"]
@@ -66,7 +60,7 @@ package struct StagingFeatureExtractor: Sendable {
                 names += ["hr_\(direction)_spread_10", "hr_\(direction)_above_low_10"]
             }
         }
-        return names + longWindows.names
+        return names
     }
 
     /// The feature vector of epoch `index` (NaN marks a missing value).
@@ -85,7 +79,7 @@ package struct StagingFeatureExtractor: Sendable {
         let ranges = windowRanges(index: index, end: end)
         if inputs.usesActivity { values += activityFeatures(night, index: index, end: end, ranges: ranges) }
         if inputs.usesHeartRate { values += heartRateFeatures(night, index: index, ranges: ranges) }
-        return values + longWindows.values(of: night, at: index)
+        return values
     }
 
     // MARK: - Windows

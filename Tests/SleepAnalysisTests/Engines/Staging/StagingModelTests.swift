@@ -38,22 +38,6 @@ final class StagingModelTests: XCTestCase {
         }
     }
 
-    func test_load_refuses_a_model_trained_without_the_long_window_features() throws {
-        // Given: the bundled model with the feature lists of a model trained before the long-window features.
-        let bundled = FixturePaths.repositoryRoot.appendingPathComponent("Models/staging.json")
-        var text = try String(contentsOf: bundled, encoding: .utf8)
-        XCTAssertTrue(text.contains("\"act_since_moved\""), "the bundled model reads the long-window features")
-        for name in ["act_since_moved", "act_until_moved", "hr_above_low_5pct"] {
-            text = text.replacingOccurrences(of: ",\"\(name)\"", with: "")
-        }
-        let url = try temporaryFile(text)
-
-        XCTAssertThrowsError(try StagingModel.load(from: url)) { error in
-            guard case SleepCycleSdkError.modelIntegrityCheckFailed(let why) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(why.contains("features"), why)
-        }
-    }
-
     func test_load_throws_integrityCheckFailed_for_another_format() throws {
         let url = try temporaryFile(
             """
