@@ -6,7 +6,8 @@
 #   DATA_ROOT is the shared data folder holding staging/walch and staging/sleepedf_hypnograms/epochs
 #   (default: ../shared/data beside the repository).
 # Needs Python 3 with numpy, scikit-learn and lightgbm (Tools/requirements.txt; torch is not needed here).
-# About 20 to 45 minutes on two shared cores, nearly all of it the leave-one-subject-out training.
+# About 15 to 45 minutes on two shared cores, nearly all of it the leave-one-subject-out training (its folds run
+# STAGING_JOBS at a time, default 2; the figures do not depend on it).
 #
 # Writes, under ${TMPDIR:-/tmp}/sleepanalysis-staging:
 #   architecture.json       the architecture measures of every Sleep-EDF and Walch night
@@ -46,7 +47,7 @@ python3 Tools/staging/architecture.py --hypnograms "$HYPNOGRAMS" --walch "$WALCH
 #    without it; train.py prints its own pooled figures as a cross-check.
 rm -rf "$W/loso"
 python3 Tools/staging/train.py --features "$W/features.csv" --hypnograms "$HYPNOGRAMS" \
-    --architecture Models/staging-architecture.json --loso "$W/loso" \
+    --architecture Models/staging-architecture.json --loso "$W/loso" --jobs "${STAGING_JOBS:-2}" \
     > "$W/loso-python.json"
 
 # 3. The held-out figures through the Swift engine: every subject staged by the model that never saw it.

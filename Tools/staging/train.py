@@ -20,6 +20,7 @@ Needs: numpy, scikit-learn, lightgbm.
 import argparse
 import itertools
 import json
+import multiprocessing
 import os
 import sys
 
@@ -56,6 +57,7 @@ AVAILABILITY_WINDOW = 20
 SNORING_WAKE_SUPPRESSION = 0.8
 CLOCK_BIN_HOURS = 0.5
 CLOCK_BINS = 20
+LOSO_INPUTS = None  # (table, subjects, transitions, directory) of a --loso run
 ARCHITECTURE = None  # the sleep-architecture prior (Models/staging-architecture.json), set by --architecture
 
 
@@ -309,8 +311,30 @@ def train_model(table, subjects, transitions, log):
     return model, boosters, seq, clock, tuned
 
 
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def loso_fold(held_out):
+    """Trains without `held_out` (on LOSO_INPUTS), writes DIR/<held_out>.json and returns its decoded stages
+    per context."""
+    table, subjects, transitions, directory = LOSO_INPUTS
+    log(f"fold {held_out}")
+    training = [s for s in subjects if s != held_out]
+    model, boosters, seq, clock, tuned = train_model(table, training, transitions, log)
+    with open(os.path.join(directory, f"{held_out}.json"), "w") as handle:
+        json.dump(model, handle)
+    predicted = {}
+    for context in CONTEXTS:
+        models = {v: boosters[(v, context)] for v in VARIANTS}
+        post = with_architecture(posteriors(table, models, rows_by(table, [held_out]), context, clock),
+                                 tuned[context][1])
+        predicted[context] = decode(post, context, seq, tuned[context][0], np.array(tuned[context][1]))[held_out]
+    return predicted
+
+
 def main():
-    global ARCHITECTURE, MIN_WAKE_SPECIFICITY, WAKE_CLASS_WEIGHT, AWAKE_GRID
+    global ARCHITECTURE, LOSO_INPUTS, MIN_WAKE_SPECIFICITY, WAKE_CLASS_WEIGHT, AWAKE_GRID
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--features", required=True)
     parser.add_argument("--hypnograms", required=True, help="sleepedf_hypnograms/epochs")
@@ -325,6 +349,9 @@ def main():
                         "'balanced' (the training rows' epochs / 4 / their wake epochs)")
     parser.add_argument("--awake-weights", help="comma-separated decision weights of wake the tuning tries "
                         "(default: the grid of every stage)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="leave-one-subject-out folds trained at once, one process each (default 1; the "
+                        "figures do not depend on it)")
     args = parser.parse_args()
     MIN_WAKE_SPECIFICITY, WAKE_CLASS_WEIGHT = args.min_wake_specificity, args.wake_class_weight
     if args.awake_weights:
@@ -332,24 +359,22 @@ def main():
     if args.architecture:
         with open(args.architecture) as handle:
             ARCHITECTURE = json.load(handle)
-    log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     table = Table(args.features)
     transitions = sequence.transition_matrix(sequence.sleepedf_sequences(args.hypnograms))
     subjects = sorted(set(table.subjects))
     if args.loso:
         os.makedirs(args.loso, exist_ok=True)
         predicted = {c: {} for c in CONTEXTS}
-        for held_out in subjects:
-            log(f"fold {held_out}")
-            training = [s for s in subjects if s != held_out]
-            model, boosters, seq, clock, tuned = train_model(table, training, transitions, log)
-            with open(os.path.join(args.loso, f"{held_out}.json"), "w") as handle:
-                json.dump(model, handle)
+        LOSO_INPUTS = (table, subjects, transitions, args.loso)  # read by the forked workers, not pickled
+        fold = loso_fold
+        if args.jobs > 1:
+            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+                folds = pool.map(fold, subjects)
+        else:
+            folds = [fold(held_out) for held_out in subjects]
+        for held_out, by_context in zip(subjects, folds):
             for context in CONTEXTS:
-                models = {v: boosters[(v, context)] for v in VARIANTS}
-                post = with_architecture(posteriors(table, models, rows_by(table, [held_out]), context, clock),
-                                         tuned[context][1])
-                predicted[context].update(decode(post, context, seq, tuned[context][0], np.array(tuned[context][1])))
+                predicted[context][held_out] = by_context[context]
         summary = {}
         for context in CONTEXTS:
             truth = np.concatenate([table.labels[table.subjects == s] for s in subjects])
