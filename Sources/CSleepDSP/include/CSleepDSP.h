@@ -14,6 +14,6 @@
 #include "sa_mlp.h"
 #include "sa_event_net.h"
 #include "sa_breathing.h"
-#include "sa_sample_range.h"
+#include "sa_sample_checks.h"
 
 #endif

@@ -7,14 +7,9 @@ package enum NonFiniteSampleRepair {
     /// - Returns: How many were replaced.
     @discardableResult
     package static func zero(_ samples: inout [Float]) -> Int {
-        // Read first: writing through a mutable buffer would copy an array that is shared (as a delivered
-        // chunk's samples are), and real audio almost never needs the repair.
-        let clean = samples.withUnsafeBufferPointer { buffer in
-            var finite = true
-            for value in buffer { finite = finite && value.isFinite }
-            return finite
-        }
-        if clean { return 0 }
+        // Count first, read-only: writing through a mutable buffer would copy an array that is shared (as a
+        // delivered chunk's samples are), and real audio almost never needs the repair.
+        if DSPSampleChecks.nonFiniteCount(samples) == 0 { return 0 }
         var repaired = 0
         samples.withUnsafeMutableBufferPointer { buffer in
             for index in buffer.indices where !buffer[index].isFinite {

@@ -24,19 +24,10 @@ package struct AudioBandwidthMonitor {
 
     /// Adds a block of frames.
     package mutating func add(_ block: FeatureBlock) {
-        let bandCount = block.melBandCount
-        // Local sums (added in the same order as before) stay in registers: the loop runs for every frame.
-        var speech = speechBandEnergy
-        var upper = upperBandEnergy
-        block.logMel.withUnsafeBufferPointer { logMel in
-            for frame in 0..<block.frameCount {
-                let row = frame * bandCount
-                for band in speechBands { speech += Double(exp(logMel[row + band])) }
-                for band in upperBands { upper += Double(exp(logMel[row + band])) }
-            }
-        }
-        speechBandEnergy = speech
-        upperBandEnergy = upper
+        speechBandEnergy += DSPSampleChecks.bandEnergy(
+            block.logMel, bandCount: block.melBandCount, frames: block.frameCount, bands: speechBands)
+        upperBandEnergy += DSPSampleChecks.bandEnergy(
+            block.logMel, bandCount: block.melBandCount, frames: block.frameCount, bands: upperBands)
         frames += block.frameCount
     }
 

@@ -63,7 +63,7 @@ package final class AudioHealthMonitor {
             let end = min(samples.count, offset + blockLength)
             let blockStart = startTime.addingTimeInterval(Double(offset) / sampleRate)
             let blockEnd = startTime.addingTimeInterval(Double(end) / sampleRate)
-            let (low, high) = DSPSampleRange.of(samples[offset..<end])
+            let (low, high) = DSPSampleChecks.range(samples[offset..<end])
             let constant = !(high >= low) || Double(high - low) <= configuration.flatlinePeakToPeak
             if constant {
                 if flatSince == nil { flatSince = blockStart }
