@@ -4,6 +4,10 @@ import Foundation
 ///
 /// `put` blocks while the queue is full (back-pressure on the producer); `take` blocks while it is empty and
 /// returns nil once the queue is closed and drained. Meant for dedicated threads, never the cooperative pool.
+///
+/// A producer that found the queue full sleeps until it is half empty, not just until one slot frees, and each side
+/// is woken only when the other waits: a fast producer and a slow consumer then trade a wake-up every
+/// `capacity / 2` elements instead of two per element (each wake-up is a system call and a context switch).
 final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     // All stored state is guarded by `condition`.
     private let condition = NSCondition()
@@ -11,11 +15,32 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private var head = 0
     private var closed = false
     private let capacity: Int
+    /// A full queue's producer waits until at most this many elements are left.
+    private let lowWater: Int
+    private var waitingProducers = 0
+    private var waitingConsumers = 0
+    private var wakeUps = 0
 
     /// Creates a queue holding at most `capacity` elements.
     init(capacity: Int) {
         precondition(capacity > 0, "capacity must be positive")
         self.capacity = capacity
+        lowWater = capacity / 2
+    }
+
+    private var count: Int { items.count - head }
+
+    /// How many times one side woke the other so far (for tests of the hand-over's cost).
+    var wakeUpCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return wakeUps
+    }
+
+    /// Wakes the threads waiting on the queue. Call with the lock held.
+    private func wakeWaiters() {
+        wakeUps += 1
+        condition.broadcast()
     }
 
     /// Appends `element`, waiting while the queue is full. Returns false (dropping nothing silently: the
@@ -24,10 +49,14 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     func put(_ element: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while !closed && items.count - head >= capacity { condition.wait() }
+        if count >= capacity {
+            waitingProducers += 1
+            while !closed && count > lowWater { condition.wait() }
+            waitingProducers -= 1
+        }
         if closed { return false }
         items.append(element)
-        condition.broadcast()
+        if waitingConsumers > 0 { wakeWaiters() }
         return true
     }
 
@@ -35,8 +64,10 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     func take() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while !closed && items.count == head { condition.wait() }
-        if items.count == head { return nil }
+        waitingConsumers += 1
+        while !closed && count == 0 { condition.wait() }
+        waitingConsumers -= 1
+        if count == 0 { return nil }
         return removeOldest()
     }
 
@@ -45,10 +76,12 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         let deadline = Date().addingTimeInterval(timeout)
-        while !closed && items.count == head {
+        waitingConsumers += 1
+        while !closed && count == 0 {
             if !condition.wait(until: deadline) { break }
         }
-        if items.count == head { return (nil, closed) }
+        waitingConsumers -= 1
+        if count == 0 { return (nil, closed) }
         return (removeOldest(), false)
     }
 
@@ -61,7 +94,7 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
             items.removeFirst(head)
             head = 0
         }
-        condition.broadcast()
+        if waitingProducers > 0 && count <= lowWater { wakeWaiters() }
         return element
     }
 
