@@ -36,6 +36,10 @@ final class SeedSampleTests: SDKTestCase {
         let app = SeedSampleApp(apiKey: licence.apiKey)
         let stateObserver = app.observeState()
         defer { stateObserver.cancel() }
+        // The stream starts with the current state: wait for it, or a slow start of the observer's task would
+        // see the SDK already initialised.
+        let subscribed = await waitFor { app.transcript.contains("SDK not initialized") }
+        XCTAssertTrue(subscribed, "the state observer printed nothing")
 
         await app.initializeInTask().value
         let granted = try XCTUnwrap(app.transcript.first { $0.hasPrefix("Authorized with features: ") })
