@@ -47,10 +47,6 @@ enum LiveBenchmarkCommand {
     }
 
     private static func usage(_ message: String) -> Int32 {
-        FileHandle.standardError.write(
-            Data(
-                ("sleepanalysis-bench live: \(message)\nusage: sleepanalysis-bench live [--seconds 60] "
-                    + "\(BenchmarkNightChoice.usage)\n").utf8))
-        return 64
+        BenchmarkUsage.fail("live", message, syntax: "[--seconds 60] \(BenchmarkNightChoice.usage)")
     }
 }

@@ -88,14 +88,8 @@ enum PeerBenchmarkCommand {
     }
 
     private static func usage(_ message: String) -> Int32 {
-        FileHandle.standardError.write(
-            Data(
-                """
-                sleepanalysis-bench peer: \(message)
-                usage: sleepanalysis-bench peer \(BenchmarkNightChoice.usage) [--accelerometer CSV] [--stereo] \
-                [--python PATH] [--script PATH]
-
-                """.utf8))
-        return 64
+        BenchmarkUsage.fail(
+            "peer", message,
+            syntax: "\(BenchmarkNightChoice.usage) [--accelerometer CSV] [--stereo] [--python PATH] [--script PATH]")
     }
 }

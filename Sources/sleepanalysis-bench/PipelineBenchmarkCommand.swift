@@ -49,10 +49,6 @@ enum PipelineBenchmarkCommand {
     }
 
     private static func usage(_ message: String) -> Int32 {
-        FileHandle.standardError.write(
-            Data(
-                "sleepanalysis-bench pipeline: \(message)\nusage: sleepanalysis-bench pipeline \(BenchmarkNightChoice.usage) [--features all|none|a,b]\n"
-                    .utf8))
-        return 64
+        BenchmarkUsage.fail("pipeline", message, syntax: "\(BenchmarkNightChoice.usage) [--features all|none|a,b]")
     }
 }

@@ -56,10 +56,6 @@ enum ProfileBenchmarkCommand {
     }
 
     private static func usage(_ message: String) -> Int32 {
-        FileHandle.standardError.write(
-            Data(
-                "sleepanalysis-bench profile: \(message)\nusage: sleepanalysis-bench profile \(BenchmarkNightChoice.usage)\n"
-                    .utf8))
-        return 64
+        BenchmarkUsage.fail("profile", message, syntax: BenchmarkNightChoice.usage)
     }
 }

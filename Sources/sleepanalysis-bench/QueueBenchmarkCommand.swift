@@ -123,10 +123,6 @@ enum QueueBenchmarkCommand {
     }
 
     private static func usage(_ message: String) -> Int32 {
-        FileHandle.standardError.write(
-            Data(
-                ("sleepanalysis-bench queue: \(message)\nusage: sleepanalysis-bench queue [--database URL] "
-                    + "[--jobs N] [--clients K] [--input AUDIO]\n").utf8))
-        return 64
+        BenchmarkUsage.fail("queue", message, syntax: "[--database URL] [--jobs N] [--clients K] [--input AUDIO]")
     }
 }
