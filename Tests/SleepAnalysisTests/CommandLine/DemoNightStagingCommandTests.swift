@@ -20,17 +20,21 @@ final class DemoNightStagingCommandTests: XCTestCase {
     /// A state directory of the test's own, so another `analyze` on the machine cannot hold it.
     private var storage: String { directory.url.appendingPathComponent("state").path }
 
-    func test_the_sound_only_demo_night_has_no_early_deep_sleep_and_sleeps_through_its_snoring() throws {
+    /// Analyses the demo night (with `extra` options) and returns its JSON report.
+    private func analyzeDemoNight(_ extra: [String] = []) throws -> [String: Any] {
         let night = FixturePaths.fixtures.appendingPathComponent("night_short.ogg").path
         let output = try runCommandLineTool(
-            [
-                "analyze", night, "--start", "2026-12-01T23:00:00Z", "--format", "json", "--quiet", "--no-store",
-                "--storage", storage,
+            ["analyze", night] + extra + [
+                "--start", "2026-12-01T23:00:00Z", "--format", "json", "--quiet", "--no-store", "--storage", storage,
             ],
             timeout: 120)
         XCTAssertEqual(output.status, 0, output.standardError)
-        let report = try XCTUnwrap(
+        return try XCTUnwrap(
             try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+    }
+
+    func test_the_sound_only_demo_night_has_no_early_deep_sleep_and_sleeps_through_its_snoring() throws {
+        let report = try analyzeDemoNight()
 
         let basis = try XCTUnwrap(report["stagingBasis"] as? [String: Any])
         XCTAssertEqual(basis["mode"] as? String, "soundOnly")
@@ -63,17 +67,8 @@ final class DemoNightStagingCommandTests: XCTestCase {
     }
 
     func test_with_the_accelerometer_the_demo_night_sleeps_through_its_snoring() throws {
-        let night = FixturePaths.fixtures.appendingPathComponent("night_short.ogg").path
         let accelerometer = FixturePaths.fixtures.appendingPathComponent("night_short_accelerometer.csv").path
-        let output = try runCommandLineTool(
-            [
-                "analyze", night, "--accelerometer", accelerometer, "--start", "2026-12-01T23:00:00Z", "--format",
-                "json", "--quiet", "--no-store", "--storage", storage,
-            ],
-            timeout: 120)
-        XCTAssertEqual(output.status, 0, output.standardError)
-        let report = try XCTUnwrap(
-            try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let report = try analyzeDemoNight(["--accelerometer", accelerometer])
         let basis = try XCTUnwrap(report["stagingBasis"] as? [String: Any])
         XCTAssertEqual(basis["mode"] as? String, "activity")
         let predictions = try XCTUnwrap(report["sleepStagePredictions"] as? [[String: Any]])
