@@ -10,6 +10,8 @@ public struct ComposedNightOutcome: Sendable, Codable {
         public var metrics: StagingMetrics
         /// Whether deep sleep was staged within 15 minutes after the staged sleep onset.
         public var deepWithin15MinutesOfOnset: Bool
+        /// Minutes from the staged sleep onset to the first staged deep sleep (nil: none staged).
+        public var firstDeepMinutesAfterOnset: Double?
         /// The share of the composed snoring epochs staged asleep (nil without snoring).
         public var snoringStagedAsleep: Double?
         /// The share of the scored-awake epochs with a body movement that were staged awake (nil without any).
@@ -20,6 +22,9 @@ public struct ComposedNightOutcome: Sendable, Codable {
     public var night: String
     /// The inputs the SDK says staged the night.
     public var stagingBasis: String?
+    /// Minutes from the hypnogram's own sleep onset to its first deep sleep, within the composed excerpt (nil:
+    /// none scored there): whether an early deep sleep in the staging is an error or the night's own.
+    public var scoredFirstDeepMinutesAfterOnset: Double?
     /// Whole-night figures.
     public var wholeNight: Context
     /// Real-time figures.
@@ -31,7 +36,7 @@ public struct ComposedNightOutcome: Sendable, Codable {
     typealias StagePair = (truth: SleepStage, predicted: SleepStage)
 
     private enum CodingKeys: String, CodingKey {
-        case night, stagingBasis, wholeNight, realTime
+        case night, stagingBasis, scoredFirstDeepMinutesAfterOnset, wholeNight, realTime
     }
 
     /// Scores a result.
@@ -44,6 +49,7 @@ public struct ComposedNightOutcome: Sendable, Codable {
     public init(night: String, plan: ComposedNightPlan, result: AnalysisResult, start: Date) {
         self.night = night
         stagingBasis = result.stagingBasis?.mode.rawValue
+        scoredFirstDeepMinutesAfterOnset = firstDeepSleepMinutesAfterOnset(plan.stages)
         let count = plan.stages.count
         func epoch(_ date: Date) -> Int { Int((date.timeIntervalSince(start) / 30).rounded(.down)) }
         var whole = [SleepStage?](repeating: nil, count: count)
@@ -66,17 +72,15 @@ public struct ComposedNightOutcome: Sendable, Codable {
         for (truth, stage) in zip(plan.stages, predicted) {
             if let truth, let stage { pairs.append((truth, stage)) }
         }
-        var deepEarly = false
-        if let onset = predicted.firstIndex(where: { $0 != nil && $0 != .awake }) {
-            deepEarly = predicted[onset..<min(predicted.count, onset + 30)].contains(.deep)
-        }
+        let firstDeep = firstDeepSleepMinutesAfterOnset(predicted)
         func share(_ epochs: [Int], _ accept: (SleepStage) -> Bool) -> Double? {
             let staged = epochs.compactMap { predicted.indices.contains($0) ? predicted[$0] : nil }
             return staged.isEmpty ? nil : Double(staged.filter(accept).count) / Double(staged.count)
         }
         let movingWake = plan.movementEpochs.filter { plan.stages.indices.contains($0) && plan.stages[$0] == .awake }
         let context = Context(
-            metrics: StagingMetrics(pairs: pairs), deepWithin15MinutesOfOnset: deepEarly,
+            metrics: StagingMetrics(pairs: pairs), deepWithin15MinutesOfOnset: firstDeep.map { $0 < 15 } ?? false,
+            firstDeepMinutesAfterOnset: firstDeep,
             snoringStagedAsleep: share(plan.snoringEpochs.sorted()) { $0 != .awake },
             movingWakeStagedAwake: share(movingWake.sorted()) { $0 == .awake })
         return (context, pairs)

@@ -30,6 +30,11 @@ public struct ComposedStagingEvaluation: Sendable, Codable {
         public var realTime: StagingMetrics
         /// Nights with deep sleep within 15 minutes after the staged onset (whole night, real time).
         public var deepWithin15MinutesNights: [String: Int]
+        /// Of those, the nights whose hypnogram has no deep sleep within 15 minutes of its own onset: the early deep
+        /// sleep is the stager's (whole night, real time).
+        public var deepWithin15MinutesUnscoredNights: [String: Int]
+        /// Nights whose hypnogram itself has deep sleep within 15 minutes of its onset.
+        public var scoredDeepWithin15MinutesNights: Int
         /// Mean over nights of the share of snoring epochs staged asleep (whole night).
         public var snoringStagedAsleep: Double?
         /// Mean over nights of the share of moving-awake epochs staged awake (whole night).
@@ -51,6 +56,14 @@ public struct ComposedStagingEvaluation: Sendable, Codable {
                 "wholeNight": nights.filter(\.wholeNight.deepWithin15MinutesOfOnset).count,
                 "realTime": nights.filter(\.realTime.deepWithin15MinutesOfOnset).count,
             ]
+            let scoredEarly = { (night: ComposedNightOutcome) in
+                (night.scoredFirstDeepMinutesAfterOnset ?? .infinity) < 15
+            }
+            deepWithin15MinutesUnscoredNights = [
+                "wholeNight": nights.filter { $0.wholeNight.deepWithin15MinutesOfOnset && !scoredEarly($0) }.count,
+                "realTime": nights.filter { $0.realTime.deepWithin15MinutesOfOnset && !scoredEarly($0) }.count,
+            ]
+            scoredDeepWithin15MinutesNights = nights.filter(scoredEarly).count
             func mean(_ values: [Double?]) -> Double? {
                 let present = values.compactMap { $0 }
                 return present.isEmpty ? nil : present.reduce(0, +) / Double(present.count)

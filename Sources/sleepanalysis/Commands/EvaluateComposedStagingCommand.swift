@@ -130,6 +130,10 @@ enum EvaluateComposedStagingCommand {
         return number
     }
 
+    private static func minutes(_ value: Double?) -> String {
+        value.map { String(format: "%.1f", $0) } ?? "none"
+    }
+
     private static func text(_ evaluation: ComposedStagingEvaluation) -> String {
         var lines = [
             "composed nights (\(evaluation.hours) h each; plausibility, not validation); heart rate: "
@@ -142,18 +146,23 @@ enum EvaluateComposedStagingCommand {
                 String(
                     format: "%@ (%d nights): whole night 4-class κ %.3f, sleep/wake κ %.3f, wake spec. %.3f | "
                         + "real time 4-class κ %.3f, sleep/wake κ %.3f, wake spec. %.3f | deep ≤15 min after onset: "
-                        + "%d / %d nights | snoring staged asleep %.2f | moving wake staged awake %.2f",
+                        + "%d / %d nights (not in the hypnogram: %d / %d; hypnograms: %d) | snoring staged asleep %.2f | "
+                        + "moving wake staged awake %.2f",
                     mode.inputs.rawValue, mode.nights.count, w.fourClass.kappa, w.sleepWake.kappa,
                     w.sleepWake.wakeSpecificity, r.fourClass.kappa, r.sleepWake.kappa, r.sleepWake.wakeSpecificity,
                     mode.deepWithin15MinutesNights["wholeNight"] ?? 0, mode.deepWithin15MinutesNights["realTime"] ?? 0,
+                    mode.deepWithin15MinutesUnscoredNights["wholeNight"] ?? 0,
+                    mode.deepWithin15MinutesUnscoredNights["realTime"] ?? 0, mode.scoredDeepWithin15MinutesNights,
                     mode.snoringStagedAsleep ?? .nan, mode.movingWakeStagedAwake ?? .nan))
             for night in mode.nights {
                 lines.append(
                     String(
-                        format: "  %@ %@: 4-class κ %.3f, sleep/wake κ %.3f, wake spec. %.3f, deep early %@",
+                        format: "  %@ %@: 4-class κ %.3f, sleep/wake κ %.3f, wake spec. %.3f, first deep %@ min after "
+                            + "onset (hypnogram %@)",
                         night.night, night.stagingBasis ?? "-", night.wholeNight.metrics.fourClass.kappa,
                         night.wholeNight.metrics.sleepWake.kappa, night.wholeNight.metrics.sleepWake.wakeSpecificity,
-                        night.wholeNight.deepWithin15MinutesOfOnset ? "yes" : "no"))
+                        minutes(night.wholeNight.firstDeepMinutesAfterOnset),
+                        minutes(night.scoredFirstDeepMinutesAfterOnset)))
             }
         }
         return lines.joined(separator: "\n")

@@ -28,6 +28,9 @@ final class ComposedNightStagingTests: XCTestCase {
         let night = try XCTUnwrap(nights.first)
         XCTAssertEqual(night["night"] as? String, "SC4011E0")
         XCTAssertEqual(night["stagingBasis"] as? String, "soundOnly")
+        // The excerpt ends 16 minutes after the scored onset, before the hypnogram's first deep sleep (39 min).
+        XCTAssertNil(night["scoredFirstDeepMinutesAfterOnset"], "the hypnogram has no deep sleep in the excerpt")
+        XCTAssertEqual(modes.first?["scoredDeepWithin15MinutesNights"] as? Int, 0)
         for context in ["wholeNight", "realTime"] {
             let figures = try XCTUnwrap(night[context] as? [String: Any])
             XCTAssertEqual(
