@@ -72,11 +72,7 @@ enum AnalyzeCommand: Command {
             """)
 
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
         let store = try storeDirectory(parsed)
         let outDirectory = parsed.option("out-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }

@@ -34,8 +34,7 @@ enum BreathingCommand {
     /// - Throws: a usage `CommandLineError` for a bad command line, `SleepCycleSdkError` or a bad-data
     ///   `CommandLineError` for unreadable or malformed input.
     static func run(_ arguments: [String]) throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") { return print(specification.usage, terminator: "") }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         guard parsed.positionals.count <= 1 else {
             throw CommandLineError.usage("unexpected argument: \(parsed.positionals[1])")
         }

@@ -35,11 +35,7 @@ enum EvaluateComposedStagingCommand {
             """)
 
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let format = try parsed.choice("format", from: ["json", "text"], default: "text")
         guard let hypnograms = parsed.option("hypnograms"), let clipsRoot = parsed.option("clips") else {
             throw CommandLineError.usage("--hypnograms DIR and --clips DIR are required")

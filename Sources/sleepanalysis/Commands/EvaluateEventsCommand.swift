@@ -24,11 +24,7 @@ enum EvaluateEventsCommand {
     /// - Parameter arguments: The arguments after `evaluate events`.
     /// - Throws: `SleepCycleSdkError` for bad arguments, a bad manifest, unreadable clips or a missing model.
     static func run(_ arguments: [String]) throws {
-        let options = try ArgumentParser.parse(arguments, specification)
-        if options.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let options = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let manifestPath = try options.required("manifest")
         let root = URL(fileURLWithPath: try options.required("root"))
         let format = try options.choice("format", from: ["json", "text"], default: "text")

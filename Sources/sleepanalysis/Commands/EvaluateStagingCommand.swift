@@ -36,11 +36,7 @@ enum EvaluateStagingCommand {
     /// - Parameter arguments: the arguments after `evaluate staging`.
     /// - Throws: `CommandLineError` for a bad command line, `SleepCycleSdkError` for bad data or models.
     static func run(_ arguments: [String]) throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let root = try StagingDatasetArguments.root(parsed)
         let format = try parsed.choice("format", from: ["json", "text"], default: "text")
         let model: (String) throws -> StagingModel

@@ -33,11 +33,7 @@ enum EvaluateStereoCommand {
     }
 
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let format = try parsed.choice("format", from: ["json", "text"], default: "text")
         guard let directory = parsed.option("scenes") else {
             throw CommandLineError.usage("--scenes DIR is required")

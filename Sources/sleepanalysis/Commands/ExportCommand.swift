@@ -32,11 +32,7 @@ enum ExportCommand: Command {
             """)
 
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         guard parsed.flag("healthkit") else {
             throw CommandLineError.usage("choose what to export: --healthkit", usage: specification.usage)
         }

@@ -26,11 +26,7 @@ enum FeaturesEventsCommand {
     /// - Parameter arguments: The arguments after `features`.
     /// - Throws: `SleepCycleSdkError` for bad arguments, unreadable audio or an unwritable output folder.
     static func run(_ arguments: [String]) throws {
-        let options = try ArgumentParser.parse(arguments, specification)
-        if options.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let options = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let list = try options.required("list")
         let bandLimit = try options.option("band-limit").flatMap { _ in
             EventBandLimit(

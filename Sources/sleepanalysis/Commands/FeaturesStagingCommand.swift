@@ -24,11 +24,7 @@ enum FeaturesStagingCommand {
     /// - Parameter arguments: the arguments after `features staging`.
     /// - Throws: `CommandLineError` for a bad command line, `SleepCycleSdkError` for bad data or an unwritable file.
     static func run(_ arguments: [String]) throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         guard let out = parsed.option("out") else {
             throw CommandLineError.usage("--out is required", usage: specification.usage)
         }

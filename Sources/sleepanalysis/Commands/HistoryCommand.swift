@@ -30,11 +30,7 @@ enum HistoryCommand: Command {
             """)
 
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let format = try parsed.choice("format", from: ["json", "text"], default: "text")
         let range = try DateRangeArguments.range(parsed)
         let (nights, unreadable) = try await StoreDirectoryArgument.openExisting(parsed).readableNights(in: range)

@@ -61,8 +61,7 @@ enum LicenseCommand: Command {
             """)
 
     private static func keygen(_ arguments: [String]) throws {
-        let parsed = try ArgumentParser.parse(arguments, keygenSpecification)
-        if parsed.flag("help") { return print(keygenSpecification.usage, terminator: "") }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, keygenSpecification) else { return }
         guard let out = parsed.option("out") else {
             throw CommandLineError.usage("--out DIR is required", usage: keygenSpecification.usage)
         }
@@ -112,9 +111,8 @@ enum LicenseCommand: Command {
             """)
 
     private static func issue(_ arguments: [String]) throws {
-        let parsed = try ArgumentParser.parse(arguments, issueSpecification)
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, issueSpecification) else { return }
         let usage = issueSpecification.usage
-        if parsed.flag("help") { return print(usage, terminator: "") }
         guard let keyPath = parsed.option("private-key"), let featureList = parsed.option("features"),
             let expiresText = parsed.option("expires")
         else {
@@ -179,8 +177,7 @@ enum LicenseCommand: Command {
             """)
 
     private static func verify(_ arguments: [String]) throws {
-        let parsed = try ArgumentParser.parse(arguments, verifySpecification)
-        if parsed.flag("help") { return print(verifySpecification.usage, terminator: "") }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, verifySpecification) else { return }
         let format = try parsed.choice("format", from: ["json", "text"], default: "text")
         var key = parsed.positionals[0]
         if key == "-" { key = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }

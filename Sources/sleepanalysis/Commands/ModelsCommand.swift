@@ -21,8 +21,7 @@ enum ModelsCommand: Command {
             """)
 
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") { return print(specification.usage, terminator: "") }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         guard parsed.positionals[0] == "publish" else {
             throw CommandLineError.usage("unknown action '\(parsed.positionals[0])'", usage: specification.usage)
         }

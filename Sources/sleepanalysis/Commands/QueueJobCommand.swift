@@ -15,11 +15,7 @@ enum QueueJobCommand {
 
     /// Runs the command (`arguments` start with `retry` or `cancel`).
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let id = try DatabaseArgument.jobId(parsed, at: 1)
         let queue = try await DatabaseArgument.openQueue(parsed)
         let job = try await queue.job(id: id)

@@ -13,11 +13,7 @@ enum QueueResultCommand {
 
     /// Runs the command.
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let id = try DatabaseArgument.jobId(parsed)
         let queue = try await DatabaseArgument.openQueue(parsed)
         let job = try await queue.job(id: id)

@@ -29,11 +29,7 @@ enum QueueStatusCommand {
 
     /// Runs the command.
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let format = try parsed.choice("format", from: ["json", "text"], default: "text")
         let queue = try await DatabaseArgument.openQueue(parsed)
         let status = try await queue.status()

@@ -24,11 +24,7 @@ enum QueueSubmitCommand {
 
     /// Runs the command.
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let startText = try parsed.required("start")
         guard let start = ISO8601DateTimeParser(syntax: .timestamp).date(from: startText) else {
             throw CommandLineError.usage("--start must be an ISO 8601 date and time, not '\(startText)'")

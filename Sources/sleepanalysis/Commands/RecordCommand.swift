@@ -37,11 +37,7 @@ enum RecordCommand: Command {
             """)
 
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         if parsed.flag("list-devices") { return listDevices() }
         let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
         let duration = try parsed.option("duration").map(parseDuration)

@@ -26,11 +26,7 @@ enum SplCommand: Command {
             """)
 
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let format = try parsed.choice("format", from: ["json", "text"], default: "text")
         var calibration = LevelCalibration.default
         if let offset = try parsed.option("calibration-offset", as: Double.self) {

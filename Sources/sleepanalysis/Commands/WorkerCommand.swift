@@ -38,11 +38,7 @@ enum WorkerCommand: Command {
 
     /// Runs the worker until SIGTERM or SIGINT (or, with `--exit-when-idle`, until nothing is left to claim).
     static func run(_ arguments: [String]) async throws {
-        let parsed = try ArgumentParser.parse(arguments, specification)
-        if parsed.flag("help") {
-            print(specification.usage, terminator: "")
-            return
-        }
+        guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let configuration = try makeConfiguration(parsed)
         let queue = try await DatabaseArgument.openQueue(parsed)
         let worker = NightWorker(queue: queue, configuration: configuration)

@@ -51,6 +51,23 @@ struct ParsedArguments: Sendable {
 
 /// A small reusable command-line parser.
 enum ArgumentParser {
+    /// Parses like `parse`, and answers `-h`/`--help` itself: prints the usage and returns nil (the command has
+    /// nothing more to do).
+    ///
+    /// - Throws: what `parse` throws.
+    static func parseUnlessHelp(
+        _ arguments: [String], _ specification: ArgumentSpecification
+    ) throws
+        -> ParsedArguments?
+    {
+        let parsed = try parse(arguments, specification)
+        guard !parsed.flag("help") else {
+            print(specification.usage, terminator: "")
+            return nil
+        }
+        return parsed
+    }
+
     /// Parses `arguments` (without the program and command names) against `specification`.
     ///
     /// `--` ends option parsing; `-h`/`--help` is reported as the flag `help` and skips the positional check; a
