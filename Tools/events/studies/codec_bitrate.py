@@ -8,7 +8,8 @@ gives libsndfile's samples: `OggOpusDecoderTests`).
     python3 Tools/events/studies/codec_bitrate.py --folds-dir DIR --root /
 
 Prints the per-clip file bit rate (Ogg pages and Opus headers included), the total over all clips, the bit rate of all
-clips joined into one stream (the codec's own rate, without the per-file overhead), and the level change."""
+clips joined into one stream (the codec's own rate, without the per-file overhead), the coding modes of that stream's
+packets (from each packet's TOC byte, RFC 6716 section 3.1) and the level change."""
 import argparse
 import ctypes
 import ctypes.util
@@ -73,6 +74,34 @@ def round_trip(lib, x, path):
     return y[:got], size
 
 
+def packet_modes(path):
+    """How many audio packets of the Ogg Opus file at `path` use each mode and bandwidth (RFC 6716, 3.1)."""
+    data = open(path, "rb").read()
+    modes = {}
+    position, page = 0, 0
+    while position < len(data):
+        if data[position:position + 4] != b"OggS":
+            raise ValueError(f"{path}: no Ogg page at byte {position}")
+        lacing = data[position + 27: position + 27 + data[position + 26]]
+        offset, packet = position + 27 + len(lacing), b""
+        for length in lacing:
+            packet += data[offset: offset + length]
+            offset += length
+            if length < 255:
+                if page >= 2 and packet:  # pages 0 and 1: OpusHead, OpusTags
+                    config = packet[0] >> 3
+                    if config < 12:
+                        name = "SILK " + ("narrowband", "mediumband", "wideband")[config // 4]
+                    elif config < 16:
+                        name = "hybrid " + ("super-wideband", "fullband")[(config - 12) // 2]
+                    else:
+                        name = "CELT " + ("narrowband", "wideband", "super-wideband", "fullband")[(config - 16) // 4]
+                    modes[name] = modes.get(name, 0) + 1
+                packet = b""
+        position, page = offset, page + 1
+    return modes
+
+
 def main():
     assert ed.SAMPLE_RATE == SAMPLE_RATE
     ap = argparse.ArgumentParser()
@@ -100,11 +129,13 @@ def main():
             n = min(len(x), len(y))
             levels.append(10 * np.log10(max(np.mean(y[:n] ** 2), 1e-20) / max(np.mean(x[:n] ** 2), 1e-20)))
         _, size = round_trip(lib, np.concatenate(clips), path)
+        modes = packet_modes(path)
     print(json.dumps({
         "libsndfile": lib.sf_version_string().decode(), "clips": len(clips), "seconds": round(seconds, 1),
         "perClipKbps": {q: round(float(np.percentile(rates, p)) / 1000, 2)
                         for q, p in (("p10", 10), ("median", 50), ("p90", 90))},
         "allClipsKbps": round(bits / seconds / 1000, 2), "oneStreamKbps": round(size * 8 / seconds / 1000, 2),
+        "oneStreamPackets": modes,
         "levelChangeDb": {q: round(float(np.percentile(levels, p)), 2) for q, p in (("p5", 5), ("median", 50),
                                                                                      ("p95", 95))}}))
 
