@@ -33,10 +33,12 @@ DATASETS="$W/dataset1.npz,$W/dataset2.npz"
 # SLEEPANALYSIS_BAND_LIMITED_COPIES=1: also train on the package's band-limited copies of every clean clip (8 kHz and
 # 4-kHz low-pass, band_limited_copies.py; model card, "Band-limited audio"). Off by default: measured only in a reduced
 # cross-validation, where it raised recall at 4 kHz but did not show the full-band figures unchanged.
+# SLEEPANALYSIS_BAND_LIMITED_COPY_KINDS=8k,4k,opus adds the Ogg Opus copies (12 kbit/s; not trained with yet).
 COPIES=()
 if [ "${SLEEPANALYSIS_BAND_LIMITED_COPIES:-0}" = 1 ]; then
     OMP_NUM_THREADS=1 python3 Tools/events/band_limited_copies.py --manifest "$M" --root "$DATA" \
-        --out "$W/band-limited-copies.npz" --binary .build/release/sleepanalysis --log-mel
+        --out "$W/band-limited-copies.npz" --binary .build/release/sleepanalysis --log-mel \
+        --copies "${SLEEPANALYSIS_BAND_LIMITED_COPY_KINDS:-8k,4k}"
     COPIES=(--band-limited-copies "$W/band-limited-copies.npz")
 fi
 # Three networks, each trained on every window and on shifted and equalised copies of it, with grouped

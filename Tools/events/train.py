@@ -287,10 +287,10 @@ def main():
                          "(default: all)")
     ap.add_argument("--band-limited-copies", default=None,
                     help="also train on these band-limited copies of the clean clips (band_limited_copies.py; kinds 5 "
-                         "and 6: each copy in its clip's fold, trained on, not scored)")
+                         "(8 kHz), 6 (4 kHz) and 7 (Opus): each copy in its clip's fold, trained on, not scored)")
     ap.add_argument("--band-limited-copies-per-clip", type=int, choices=[1, 2], default=2,
-                    help="2: both copies of every clip; 1: one, the 8-kHz or the 4-kHz one at random per clip "
-                         "(seeded), for a shorter training")
+                    help="2: every copy of every clip; 1: one of the file's kinds at random per clip (seeded), for a "
+                         "shorter training")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
@@ -305,10 +305,12 @@ def main():
     parts = [np.load(path) for path in args.data.split(",")]
     if args.band_limited_copies:
         copies = np.load(args.band_limited_copies)
-        if not set(np.unique(copies["kind"]).tolist()) <= {5, 6}:
-            ap.error(f"{args.band_limited_copies}: not a file of band-limited copies (kinds 5 and 6)")
+        kinds = np.unique(copies["kind"])
+        if not set(kinds.tolist()) <= {5, 6, 7}:
+            ap.error(f"{args.band_limited_copies}: not a file of band-limited copies (kinds 5, 6 and 7)")
         if args.band_limited_copies_per_clip == 1:
-            kept_kind = np.random.default_rng(7).integers(5, 7, size=int(copies["clip"].max()) + 1)
+            # With kinds 5 and 6 only, the same draw as before the Opus copies (integers(5, 7)).
+            kept_kind = kinds[np.random.default_rng(7).integers(0, len(kinds), size=int(copies["clip"].max()) + 1)]
             keep = copies["kind"] == kept_kind[copies["clip"]]
             copies = {key: copies[key][keep] for key in copies.files}
         parts.append(copies)

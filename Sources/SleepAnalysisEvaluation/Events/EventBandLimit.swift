@@ -2,8 +2,10 @@ import Foundation
 import SleepAnalysis
 
 /// A band-limited copy of a training clip, as a telephone-band microphone, a Bluetooth headset or a low-rate file
-/// would deliver it: nothing (or almost nothing) above 4 kHz. The feature export makes these copies of the clips
-/// so the event classifier learns events without their upper band (`sleepanalysis features events --band-limit`).
+/// would deliver it: nothing (or almost nothing) above 4 kHz, or (`opus`) a wideband low-bit-rate codec's coarse
+/// copy. The feature export makes these copies of the clips so the event classifier learns events without their
+/// upper band (`sleepanalysis features events --band-limit`); the clip evaluation scores them
+/// (`sleepanalysis evaluate events --band-limit`).
 public enum EventBandLimit: String, Sendable, CaseIterable {
     /// Down to 8 kHz and back to 16 kHz through the package's own resampler (libsoxr, high quality), as an 8-kHz
     /// recording reaches the analysis.
@@ -11,12 +13,20 @@ public enum EventBandLimit: String, Sendable, CaseIterable {
     /// A linear-phase low-pass at 16 kHz (windowed-sinc FIR, Blackman window, 129 taps, cut-off 3.7 kHz; about
     /// −74 dB from 4.1 kHz up), as a codec or a cheap microphone that keeps the 16-kHz rate but drops the top.
     case lowPass4kHz = "4k"
+    /// Through an Ogg Opus file at 16 kHz aiming at 12 kbit/s (`opusBitsPerSecond`) and back, as a VoIP call or a
+    /// headset link codes speech: libopus keeps the wideband (up to 8 kHz) at this rate but codes it coarsely
+    /// (encoded by libsndfile, decoded by the package's reader; the temporary file is removed).
+    case opus = "opus"
+
+    /// The Opus copy's target bit rate.
+    public static let opusBitsPerSecond = 12_000
 
     /// The copy of `samples`, the same length.
     ///
     /// - Parameter samples: Mono 16 kHz samples.
     /// - Returns: The band-limited samples, as many as given.
-    /// - Throws: `SleepCycleSdkError.dataSourceFailure` when the resampler fails.
+    /// - Throws: `SleepCycleSdkError.dataSourceFailure` when the resampler fails; for `opus`, `.invalidInput` for
+    ///   no samples or a non-finite one and `.storageFailure` when the temporary file cannot be written.
     public func apply(to samples: [Float]) throws -> [Float] {
         let copy: [Float]
         switch self {
@@ -28,6 +38,8 @@ public enum EventBandLimit: String, Sendable, CaseIterable {
             copy = try up.process(narrow) + up.flush()
         case .lowPass4kHz:
             copy = Self.filtered(samples, Self.lowPassTaps)
+        case .opus:
+            copy = try OpusRoundTrip(bitsPerSecond: Self.opusBitsPerSecond).apply(to: samples).samples
         }
         if copy.count >= samples.count { return Array(copy.prefix(samples.count)) }
         return copy + [Float](repeating: 0, count: samples.count - copy.count)

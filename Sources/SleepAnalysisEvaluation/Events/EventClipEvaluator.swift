@@ -56,16 +56,21 @@ public struct EventClipEvaluator: Sendable {
     ///
     /// - Parameters:
     ///   - manifest: The clip set.
+    ///   - bandLimit: Score a band-limited copy of each clip (`EventBandLimit`) instead of the clip as recorded.
     ///   - progress: Called after each clip with (clips done, clips in total).
     /// - Returns: Per-type precision, recall and F1, macro-F1 and the confusion matrix.
-    /// - Throws: `SleepCycleSdkError.invalidInput` when a clip cannot be read.
+    /// - Throws: `SleepCycleSdkError.invalidInput` when a clip cannot be read, and the copy's errors
+    ///   (`EventBandLimit.apply(to:)`).
     public func evaluate(
         _ manifest: EventClipManifest,
+        bandLimit: EventBandLimit? = nil,
         progress: (Int, Int) -> Void = { _, _ in }
     ) throws -> EventClipReport {
         var pairs: [(truth: EventType?, predicted: EventType?)] = []
         for (index, entry) in manifest.entries.enumerated() {
-            let predicted = try predict(samples: try EventClipAudio.load(entry.url))
+            var samples = try EventClipAudio.load(entry.url)
+            if let bandLimit { samples = try bandLimit.apply(to: samples) }
+            let predicted = try predict(samples: samples)
             pairs.append((entry.type, predicted))
             progress(index + 1, manifest.entries.count)
         }

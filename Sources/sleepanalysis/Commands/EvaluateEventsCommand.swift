@@ -2,20 +2,24 @@ import Foundation
 import SleepAnalysis
 import SleepAnalysisEvaluation
 
-/// `sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]`: runs
-/// the shipped event model (or another model file) on every listed clip and prints per-type precision, recall
-/// and F1, macro-F1 and the confusion matrix.
+/// `sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]
+/// [--band-limit 8k|4k|opus]`: runs the shipped event model (or another model file) on every listed clip (or on a
+/// band-limited or codec copy of it, `EventBandLimit`) and prints per-type precision, recall and F1, macro-F1 and
+/// the confusion matrix.
 enum EvaluateEventsCommand {
     static let specification = ArgumentSpecification(
-        options: ["manifest", "root", "format", "model"],
+        options: ["manifest", "root", "format", "model", "band-limit"],
         shortNames: ["f": "format"],
         usage: """
             usage: sleepanalysis evaluate events --manifest MANIFEST.tsv --root DIR [--format json|text] [--model FILE]
+                                                 [--band-limit 8k|4k|opus]
 
                   --manifest MANIFEST.tsv   the labelled clips (path and event type per line)
                   --root DIR                the folder the manifest's paths are relative to
               -f, --format json|text        output format (default text)
                   --model FILE              an event model to evaluate instead of the shipped one
+                  --band-limit 8k|4k|opus   score a copy of each clip: through 8 kHz and back (8k), low-passed
+                                            at 4 kHz (4k) or through Ogg Opus at 12 kbit/s and back (opus)
 
             """)
 
@@ -28,12 +32,13 @@ enum EvaluateEventsCommand {
         let manifestPath = try options.required("manifest")
         let root = URL(fileURLWithPath: try options.required("root"))
         let format = try options.choice("format", from: ["json", "text"], default: "text")
+        let bandLimit = try BandLimitArgument.bandLimit(options)
         let manifest = try EventClipManifest(manifest: URL(fileURLWithPath: manifestPath), root: root)
         let model =
             try options.option("model").map { try EventClassifierModel.load(from: URL(fileURLWithPath: $0)) }
             ?? EventClassifierModel.bundled()
         let evaluator = EventClipEvaluator(model: model)
-        let report = try evaluator.evaluate(manifest)
+        let report = try evaluator.evaluate(manifest, bandLimit: bandLimit)
         if format == "json" {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]

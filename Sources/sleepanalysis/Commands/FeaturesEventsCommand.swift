@@ -4,20 +4,21 @@ import SleepAnalysisEvaluation
 
 /// `sleepanalysis features events --list FILES.txt --out DIR`: exports the event classifier's window features of each
 /// listed audio file (one path per line) to `DIR/<line index>.f32`, for the training tool; with `--log-mel`, also the
-/// front end's frames to `DIR/<line index>.mel` (the network's spectrogram input); with `--band-limit 8k|4k`, of a
-/// band-limited copy of each file (`EventBandLimit`) instead.
+/// front end's frames to `DIR/<line index>.mel` (the network's spectrogram input); with `--band-limit 8k|4k|opus`,
+/// of a band-limited or codec copy of each file (`EventBandLimit`) instead.
 enum FeaturesEventsCommand {
     static let specification = ArgumentSpecification(
         options: ["list", "out", "band-limit"], flags: ["log-mel"],
         shortNames: ["o": "out"],
         usage: """
-            usage: sleepanalysis features events --list FILES.txt --out DIR [--log-mel] [--band-limit 8k|4k]
+            usage: sleepanalysis features events --list FILES.txt --out DIR [--log-mel] [--band-limit 8k|4k|opus]
 
                   --list FILES.txt   the audio files, one path per line
               -o, --out DIR          where <line index>.f32 (and with --log-mel <line index>.mel) are written
                   --log-mel          also write the front end's log-mel frames
-                  --band-limit 8k|4k export a band-limited copy of each file: through 8 kHz and back
-                                     (8k) or low-passed at 4 kHz (4k)
+                  --band-limit 8k|4k|opus
+                                     export a copy of each file: through 8 kHz and back (8k), low-passed
+                                     at 4 kHz (4k) or through Ogg Opus at 12 kbit/s and back (opus)
 
             """)
 
@@ -28,10 +29,7 @@ enum FeaturesEventsCommand {
     static func run(_ arguments: [String]) throws {
         guard let options = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let list = try options.required("list")
-        let bandLimit = try options.option("band-limit").flatMap { _ in
-            EventBandLimit(
-                rawValue: try options.choice("band-limit", from: EventBandLimit.allCases.map(\.rawValue), default: ""))
-        }
+        let bandLimit = try BandLimitArgument.bandLimit(options)
         let out = URL(fileURLWithPath: try options.required("out"))
         let text: String
         do {

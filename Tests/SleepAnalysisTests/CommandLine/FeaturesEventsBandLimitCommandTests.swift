@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `sleepanalysis features events --band-limit 8k|4k`: the copies' features differ from the clip's own, and an
+/// `sleepanalysis features events --band-limit 8k|4k|opus`: the copies' features differ from the clip's own, and an
 /// unknown value is a usage error naming the accepted ones.
 final class FeaturesEventsBandLimitCommandTests: XCTestCase {
     func test_bandLimit_changesTheFeatures_andRejectsUnknownValues() throws {
@@ -12,7 +12,7 @@ final class FeaturesEventsBandLimitCommandTests: XCTestCase {
         let list = directory.url.appendingPathComponent("list.txt")
         try (clip.path + "\n").write(to: list, atomically: true, encoding: .utf8)
         var features: [String: Data] = [:]
-        for limit in ["none", "8k", "4k"] {
+        for limit in ["none", "8k", "4k", "opus"] {
             let out = directory.url.appendingPathComponent(limit)
             let extra = limit == "none" ? [] : ["--band-limit", limit]
             let run = try runCommandLineTool(["features", "events", "--list", list.path, "--out", out.path] + extra)
@@ -23,9 +23,11 @@ final class FeaturesEventsBandLimitCommandTests: XCTestCase {
         XCTAssertNotEqual(features["8k"], features["none"])
         XCTAssertNotEqual(features["4k"], features["none"])
         XCTAssertNotEqual(features["4k"], features["8k"])
+        XCTAssertEqual(features["opus"]?.count, features["none"]?.count)
+        XCTAssertNotEqual(features["opus"], features["none"])
         let wrong = try runCommandLineTool(
             ["features", "events", "--list", list.path, "--out", directory.url.path, "--band-limit", "2k"])
         XCTAssertNotEqual(wrong.status, 0)
-        XCTAssertTrue(wrong.standardError.contains("8k") && wrong.standardError.contains("4k"), wrong.standardError)
+        XCTAssertTrue(["8k", "4k", "opus"].allSatisfy(wrong.standardError.contains), wrong.standardError)
     }
 }

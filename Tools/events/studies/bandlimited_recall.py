@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Recall on held-out clips heard through a narrow band: each clip of the chosen types scored by the fold model that
 never saw it (train.py --fold-models DIR), as recorded, resampled through 8 kHz (nothing above 4 kHz:
-`augment.band_limit`) and low-passed at 4 kHz at 16 kHz (8th-order Butterworth, both directions), through
-`sleepanalysis evaluate events`.
+`augment.band_limit`), low-passed at 4 kHz at 16 kHz (8th-order Butterworth, both directions) and through Ogg Opus
+at 12 kbit/s and back (the package's `EventBandLimit.opus`: `evaluate events --band-limit opus` on the as-recorded
+copies), through `sleepanalysis evaluate events`.
 
     python3 Tools/events/studies/bandlimited_recall.py --folds-dir DIR --root / --json OUT.json
 
@@ -26,16 +27,19 @@ import augment  # noqa: E402
 import eventdata as ed  # noqa: E402
 
 LOW_PASS = signal.butter(8, 4000, fs=ed.SAMPLE_RATE, output="sos")
+# Each variant: the change made here before writing the copy, and the package's own copy (`--band-limit`) if any.
 VARIANTS = {
-    "fullBand": lambda x: x,
-    "resampled8kHz": augment.band_limit,
-    "lowPass4kHz": lambda x: signal.sosfiltfilt(LOW_PASS, x).astype(np.float32),
+    "fullBand": (lambda x: x, None),
+    "resampled8kHz": (augment.band_limit, None),
+    "lowPass4kHz": (lambda x: signal.sosfiltfilt(LOW_PASS, x).astype(np.float32), None),
+    "opus12kbps": (lambda x: x, "opus"),
 }
 
 
-def evaluate(binary, model, manifest, root):
+def evaluate(binary, model, manifest, root, band_limit=None):
+    extra = ["--band-limit", band_limit] if band_limit else []
     out = subprocess.run([binary, "evaluate", "events", "--model", model, "--manifest", manifest, "--root", root,
-                          "--format", "json"], check=True, capture_output=True, text=True)
+                          "--format", "json"] + extra, check=True, capture_output=True, text=True)
     return json.loads(out.stdout)["confusion"]
 
 
@@ -47,16 +51,21 @@ def main():
     ap.add_argument("--model", default=None, help="one model file for every fold instead of the fold models")
     ap.add_argument("--binary", default=".build/release/sleepanalysis")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {','.join(VARIANTS)}")
     args = ap.parse_args()
     types = args.types.split(",")
-    counts = {v: {t: [0, 0] for t in types} for v in VARIANTS}  # [found, clips]
-    predicted = {v: {t: {} for t in types} for v in VARIANTS}
+    variants = args.variants.split(",")
+    if not set(variants) <= set(VARIANTS):
+        ap.error(f"--variants: expected some of {','.join(VARIANTS)}, not {args.variants}")
+    counts = {v: {t: [0, 0] for t in types} for v in variants}  # [found, clips]
+    predicted = {v: {t: {} for t in types} for v in variants}
     k = 0
     with tempfile.TemporaryDirectory(prefix="sa-bandlimited-") as tmp:
         while os.path.exists(os.path.join(args.folds_dir, f"fold{k}.bin")):
             rows = [r for r in ed.read_manifest(os.path.join(args.folds_dir, f"fold{k}.tsv"))
                     if r["class"] in types and not ed.is_narrowband(r)]
-            for name, change in VARIANTS.items():
+            for name in variants:
+                change, band_limit = VARIANTS[name]
                 folder = os.path.join(tmp, f"{k}-{name}")
                 os.makedirs(folder)
                 manifest = os.path.join(folder, "MANIFEST.tsv")
@@ -67,7 +76,7 @@ def main():
                         sf.write(os.path.join(folder, f"{i}.wav"), change(audio), ed.SAMPLE_RATE, subtype="FLOAT")
                         fh.write(f"{row['class']}\t{i}.wav\t{row['group']}\n")
                 model = args.model or os.path.join(args.folds_dir, f"fold{k}.bin")
-                confusion = evaluate(args.binary, model, manifest, folder)
+                confusion = evaluate(args.binary, model, manifest, folder, band_limit)
                 for t in types:
                     row = confusion.get(t, {})
                     counts[name][t][0] += row.get(t, 0)

@@ -1,7 +1,8 @@
 import CSndFile
 import Foundation
 
-/// Writes an audio file through libsndfile, in blocks: for test fixtures, the fixture generator and benchmarks.
+/// Writes an audio file through libsndfile, in blocks: for test fixtures, the fixture generator, benchmarks and the
+/// codec copies of training clips.
 ///
 /// Not thread-safe: use it from one thread. Call `close()` to finish the file (the header is finalised there);
 /// `deinit` closes it too, ignoring errors.
@@ -16,6 +17,12 @@ package final class AudioFileWriter {
         case flac16
         /// Ogg Vorbis (lossy).
         case oggVorbis
+        /// Ogg Opus (lossy) aiming at `bitsPerSecond` per channel (`opusBitRates`): libopus's own variable bit
+        /// rate around that target (libsndfile 1.2 sets no other mode for Opus), at 8, 12, 16, 24 or 48 kHz.
+        case oggOpus(bitsPerSecond: Int)
+
+        /// The Opus target bit rates libsndfile accepts, per channel.
+        package static let opusBitRates = 6_000...256_000
 
         /// The usual file name extension.
         var fileExtension: String {
@@ -23,6 +30,7 @@ package final class AudioFileWriter {
             case .wav16, .wavFloat: "wav"
             case .flac16: "flac"
             case .oggVorbis: "ogg"
+            case .oggOpus: "opus"
             }
         }
 
@@ -32,7 +40,14 @@ package final class AudioFileWriter {
             case .wavFloat: Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
             case .flac16: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
             case .oggVorbis: Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
+            case .oggOpus: Int32(SF_FORMAT_OGG | SF_FORMAT_OPUS)
             }
+        }
+
+        /// libsndfile's compression level for an Opus target: it maps level L to (1 − L) × 250,000 + 6,000 bit/s
+        /// per channel, truncated, so half a bit is added to land on `bitsPerSecond` exactly.
+        static func opusCompressionLevel(bitsPerSecond: Int) -> Double {
+            1 - (Double(bitsPerSecond - opusBitRates.lowerBound) + 0.5) / 250_000
         }
     }
 
@@ -49,8 +64,8 @@ package final class AudioFileWriter {
 
     /// Creates (or replaces) the file at `url`.
     ///
-    /// - Throws: `SleepCycleSdkError.invalidConfiguration` when libsndfile rejects the rate, channel count or
-    ///   format, `.storageFailure` when the file cannot be created (`sf_open` does the work).
+    /// - Throws: `SleepCycleSdkError.invalidConfiguration` when libsndfile rejects the rate, channel count, format
+    ///   or Opus bit rate, `.storageFailure` when the file cannot be created (`sf_open` does the work).
     package init(url: URL, sampleRate: Int, channelCount: Int, format: Format) throws {
         self.url = url
         self.channelCount = channelCount
@@ -63,10 +78,24 @@ package final class AudioFileWriter {
             throw SleepCycleSdkError.invalidConfiguration(
                 "\(url.path): libsndfile cannot write \(format) at \(sampleRate) Hz with \(channelCount) channels")
         }
+        if case .oggOpus(let bitsPerSecond) = format, !Format.opusBitRates.contains(bitsPerSecond) {
+            throw SleepCycleSdkError.invalidConfiguration(
+                "\(url.path): an Opus bit rate of \(bitsPerSecond) bit/s is outside \(Format.opusBitRates)")
+        }
         guard let handle = sf_open(url.path, Int32(SFM_WRITE), &info) else {
             throw SleepCycleSdkError.storageFailure("\(url.path): cannot create (\(String(cString: sf_strerror(nil))))")
         }
         self.handle = handle
+        if case .oggOpus(let bitsPerSecond) = format {
+            var level = Format.opusCompressionLevel(bitsPerSecond: bitsPerSecond)
+            let size = Int32(MemoryLayout<Double>.size)
+            guard sf_command(handle, Int32(SFC_SET_COMPRESSION_LEVEL), &level, size) == SF_TRUE else {
+                try? close()
+                try? FileManager.default.removeItem(at: url)
+                throw SleepCycleSdkError.invalidConfiguration(
+                    "\(url.path): libsndfile did not take the Opus bit rate \(bitsPerSecond) bit/s")
+            }
+        }
     }
 
     deinit {
@@ -94,7 +123,7 @@ package final class AudioFileWriter {
             // every 16-bit value (k / 32768) survive a write and a read exactly.
             let integers = samples.map { Int16(min(max(($0 * 32_768).rounded(), -32_768), 32_767)) }
             written = integers.withUnsafeBufferPointer { sf_writef_short(handle, $0.baseAddress, sf_count_t(frames)) }
-        case .wavFloat, .oggVorbis:
+        case .wavFloat, .oggVorbis, .oggOpus:
             written = samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
         }
         guard written == frames else {
