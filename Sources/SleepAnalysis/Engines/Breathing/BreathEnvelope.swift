@@ -67,7 +67,8 @@ final class BreathEnvelope {
             written = try block.logMel.withUnsafeBufferPointer { logMel throws(DSPError) in
                 try output.withUnsafeMutableBufferPointer { frames throws(DSPError) in
                     try envelope.process(
-                        logMel: UnsafeBufferPointer(rebasing: logMel[(taken.lowerBound * bands)..<(taken.upperBound * bands)]),
+                        logMel: UnsafeBufferPointer(
+                            rebasing: logMel[(taken.lowerBound * bands)..<(taken.upperBound * bands)]),
                         frameCount: taken.count, into: frames)
                 }
             }
