@@ -145,7 +145,7 @@ struct sa_breath_period {
     size_t search_min_lag; /* min_lag, or half of it with half_cycle_search */
     size_t max_lag;
     size_t acf_lags;     /* lags 0..acf_lags-1 are computed */
-    double *prefix;      /* max_frames + 1 */
+    double *prefix;      /* max_frames + 1: running sums (prepare_channel), then of squares (channel_acf) */
     double *prefix_count;
     double *y;           /* max_channels * max_frames, prepared channels */
     int *active;         /* max_channels */
@@ -266,19 +266,21 @@ static int prepare_channel(sa_breath_period *a, const float *frames, size_t n, s
     return sum2 / used - mean * mean > 1e-8;
 }
 
-/* Normalised autocorrelation of one prepared channel for lags 0..lags-1 (0 past the window). */
-static void channel_acf(const double *y, size_t n, double *r, size_t lags) {
+/* Normalised autocorrelation of one prepared channel for lags 0..lags-1 (0 past the window). The energies of the
+   two overlapping parts come from running sums of squares (squares: n + 1 values), so each lag costs one
+   multiply-add per frame. */
+SA_VECTOR_CLONES
+static void channel_acf(const double *y, size_t n, double *r, size_t lags, double *squares) {
+    squares[0] = 0.0;
+    for (size_t t = 0; t < n; t++) squares[t + 1] = squares[t] + y[t] * y[t];
     for (size_t lag = 0; lag < lags; lag++) {
         if (lag + 2 >= n) {
             r[lag] = 0.0;
             continue;
         }
-        double ab = 0.0, aa = 0.0, bb = 0.0;
-        for (size_t t = 0; t + lag < n; t++) {
-            ab += y[t] * y[t + lag];
-            aa += y[t] * y[t];
-            bb += y[t + lag] * y[t + lag];
-        }
+        double ab = 0.0;
+        for (size_t t = 0; t + lag < n; t++) ab += y[t] * y[t + lag];
+        const double aa = squares[n - lag], bb = squares[n] - squares[lag];
         const double d = sqrt(aa * bb);
         r[lag] = d > 0.0 ? ab / d : 0.0;
     }
@@ -354,7 +356,7 @@ sa_status sa_breath_period_analyze(sa_breath_period *a, const float *frames, siz
         a->weight[ch] = 0.0;
         if (!a->active[ch]) continue;
         double *r = a->acf + ch * lags;
-        channel_acf(a->y + ch * a->max_frames, n, r, lags);
+        channel_acf(a->y + ch * a->max_frames, n, r, lags, a->prefix);
         double best = 0.0;
         for (size_t lag = a->min_lag; lag <= a->max_lag && lag < lags; lag++) best = fmax(best, r[lag]);
         a->weight[ch] = best * best;
