@@ -5,6 +5,8 @@ import CSleepDSP
 final class DSPBreathEnvelopeHandle {
     /// Bands per frame.
     let bandCount: Int
+    /// Mel bands per front-end frame.
+    let melBandCount: Int
     private var handle: OpaquePointer?
 
     /// Creates the C envelope for the frames of a front end with these settings (see `DSPFrontEndHandle`).
@@ -33,6 +35,7 @@ final class DSPBreathEnvelopeHandle {
         try DSPError.check(sa_breath_env_init(&created, &config, framesPerEnvelopeFrame), "sa_breath_env_init")
         handle = created
         bandCount = Int(sa_breath_env_band_count(created))
+        self.melBandCount = melBandCount
     }
 
     deinit {
@@ -47,10 +50,14 @@ final class DSPBreathEnvelopeHandle {
     ///   - frameCount: how many frames to take from `logMel`.
     ///   - frames: where the envelope frames go: room for at most `frames.count / bandCount` of them.
     /// - Returns: the number of envelope frames written.
-    /// - Throws: `DSPError` ("sa_breath_env_process") when the frames would not fit (nothing is consumed).
+    /// - Throws: `DSPError` ("sa_breath_env_process") when `logMel` holds fewer than `frameCount` frames of
+    ///   `melBandCount` values, or when the envelope frames would not fit (nothing is consumed).
     func process(
         logMel: UnsafeBufferPointer<Float>, frameCount: Int, into frames: UnsafeMutableBufferPointer<Float>
     ) throws(DSPError) -> Int {
+        guard frameCount >= 0, logMel.count >= frameCount * melBandCount else {
+            throw DSPError(.invalidArgument, "sa_breath_env_process")
+        }
         var written = 0
         let status = sa_breath_env_process(
             handle, logMel.baseAddress, frameCount, frames.baseAddress, frames.count / max(bandCount, 1), &written)

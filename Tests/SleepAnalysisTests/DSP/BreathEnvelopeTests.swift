@@ -175,6 +175,15 @@ final class BreathEnvelopeTests: XCTestCase {
         XCTAssertEqual(restarted, Array(whole[(2 * 5)...]))
     }
 
+    func testIgnoresFramesWithAnotherNumberOfMelBands() throws {
+        let envelope = try BreathEnvelope(frontEnd: .standard, frameSeconds: 0.1)
+        _ = envelope.restart(at: 0)
+        let narrow = FeatureBlock(
+            firstFrameIndex: 0, frameCount: 20, melBandCount: 32, logMel: [Float](repeating: -3, count: 20 * 32),
+            dbSpl: [Float](repeating: 40, count: 20), dbfs: [Float](repeating: -60, count: 20))
+        XCTAssertEqual(envelope.process(narrow, frames: 0..<20), [])
+    }
+
     func testRejectsAFrameLengthThatIsNotAWholeNumberOfHops() {
         XCTAssertThrowsError(try BreathEnvelope(frontEnd: .standard, frameSeconds: 0.105))
     }

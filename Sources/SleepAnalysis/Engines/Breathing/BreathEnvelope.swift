@@ -52,7 +52,8 @@ final class BreathEnvelope {
     }
 
     /// Feeds the frames `range` of `block` (they must carry on from the last frames fed, see `continues`); returns
-    /// the envelope frames they complete, frame-major (`bandCount` values each).
+    /// the envelope frames they complete, frame-major (`bandCount` values each). A block with another number of mel
+    /// bands than the front end this envelope was made for gives nothing.
     func process(_ block: FeatureBlock, frames range: Range<Int>) -> [Float] {
         guard let next = nextFrameIndex else { return [] }
         let skipped = Int(max(0, min(Int64(range.count), next - block.firstFrameIndex - Int64(range.lowerBound))))
@@ -73,7 +74,7 @@ final class BreathEnvelope {
                 }
             }
         } catch {
-            // The output is sized above, so the call cannot fail; an error would only drop these frames.
+            // The output is sized above: only a block of another front end's frames (other mel bands) fails.
             return []
         }
         return Array(output[0..<(written * bandCount)])
