@@ -35,6 +35,12 @@ static double mel_to_hz(double m) {
     return linear_limit * exp(log_step * (m - limit_mel));
 }
 
+void sa_mel_edges_hz(size_t band_count, double low_hz, double high_hz, double *edges) {
+    const double low_mel = hz_to_mel(low_hz), high_mel = hz_to_mel(high_hz);
+    for (size_t i = 0; i < band_count + 2; i++)
+        edges[i] = mel_to_hz(low_mel + (high_mel - low_mel) * (double)i / (double)(band_count + 1));
+}
+
 void sa_mel_destroy(sa_mel **mel) {
     if (mel == NULL || *mel == NULL) return;
     sa_mel *m = *mel;
@@ -72,9 +78,7 @@ sa_status sa_mel_init(double sample_rate, size_t fft_size, size_t band_count, do
         sa_mel_destroy(&m);
         return SA_ERR_OUT_OF_MEMORY;
     }
-    double low_mel = hz_to_mel(low_hz), high_mel = hz_to_mel(high_hz);
-    for (size_t i = 0; i < band_count + 2; i++)
-        edges[i] = mel_to_hz(low_mel + (high_mel - low_mel) * (double)i / (double)(band_count + 1));
+    sa_mel_edges_hz(band_count, low_hz, high_hz, edges);
 
     /* First pass: the non-zero span of each band; second: the weights, packed. */
     size_t total = 0;

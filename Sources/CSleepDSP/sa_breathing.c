@@ -4,42 +4,35 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sa_mel.h"
 #include "sa_vector_dispatch.h"
 #include "sa_float_policy.h"
+#include "sa_fast_exp.h"
 
 /* ---- Envelope -------------------------------------------------------------------------------------- */
 
-/* The band filters run side by side, one band per lane of an eight-float vector (one AVX register, two SSE
-   registers in the baseline build): every band's high-pass section, then every band's low-pass section. Lanes past
-   band_count have zero coefficients and stay zero. Vectors live only inside a function: see sa_vector_dispatch.h.
-
-   Each Butterworth section runs in state-space form, which gives the same output as the transposed direct form
-   (y = b0 x + z1) but carries one multiply-add from sample to sample instead of two:
-       z1' = z2 + c1 x - a1 z1,   z2' = c2 x - a2 z1,   c1 = b1 - a1 b0,   c2 = b2 - a2 b0.
-   The loop is then bound by arithmetic, not by the chain of dependent operations, and single precision halves the
-   arithmetic: its log band energies stay within 3e-5 of a double-precision cascade at 8 to 44.1 kHz. */
-#define SA_BREATH_LANES 8
-
-/* One second-order section per lane. */
-typedef struct sa_biquad_lanes {
-    float b0[SA_BREATH_LANES], c1[SA_BREATH_LANES], c2[SA_BREATH_LANES];
-    float a1[SA_BREATH_LANES], a2[SA_BREATH_LANES];
-    float z1[SA_BREATH_LANES], z2[SA_BREATH_LANES];
-} sa_biquad_lanes;
+/* Each band is a Butterworth high-pass and low-pass pair (second-order sections from the RBJ cookbook). Its energy
+   is not filtered out of the samples: the front end's power spectrum already holds it, summed into mel bands. A
+   band's mean square over a frame is, by Parseval, sum_k |H(f_k)|^2 P_k times 2 / (N * window energy) for an
+   N-point spectrum P of a Hann-windowed frame. Slaney's mel triangles (area-normalised) add up to 1 between the
+   first and last peaks once each is scaled back by its half-width (edges[m + 2] - edges[m]) / 2, so weighting
+   mel band m by |H(peak of m)|^2 times that half-width applies |H|^2 interpolated linearly between the mel peaks
+   (every 46 Hz below 1 kHz, 5 % apart above). The envelope frame averages whole front-end frames. */
 
 struct sa_breath_env {
     int band_count;
-    size_t hop;
-    size_t filled;
-    sa_biquad_lanes highpass;
-    sa_biquad_lanes lowpass;
-    float energy[SA_BREATH_LANES];
+    size_t mel_bands;
+    size_t frames_per_envelope; /* front-end frames per envelope frame */
+    size_t filled;              /* front-end frames summed into the frame in progress */
+    float log_floor;            /* the front end's floor, added to each mel energy before its log */
+    double *weights;            /* band_count x mel_bands */
+    float *sum;                 /* mel_bands: energy of the frame in progress per mel band */
 };
 
 static const double band_edges[SA_BREATH_MAX_BANDS + 1] = {150.0, 300.0, 600.0, 1200.0, 2400.0, 4800.0, 7000.0};
 
-/* Butterworth (Q = 1/sqrt 2) second-order section from the RBJ cookbook, designed in double, into one lane. */
-static void biquad_design(sa_biquad_lanes *q, int lane, double sample_rate, double cutoff, int highpass) {
+/* |H(f)|^2 of a Butterworth (Q = 1/sqrt 2) second-order section from the RBJ cookbook. */
+static double section_gain(double sample_rate, double cutoff, int highpass, double frequency) {
     const double w0 = 2.0 * M_PI * cutoff / sample_rate;
     const double alpha = sin(w0) / (2.0 * M_SQRT1_2);
     const double c = cos(w0);
@@ -49,120 +42,97 @@ static void biquad_design(sa_biquad_lanes *q, int lane, double sample_rate, doub
     const double b2 = b0;
     const double a1 = -2.0 * c / a0;
     const double a2 = (1.0 - alpha) / a0;
-    q->b0[lane] = (float)b0;
-    q->c1[lane] = (float)(b1 - a1 * b0);
-    q->c2[lane] = (float)(b2 - a2 * b0);
-    q->a1[lane] = (float)a1;
-    q->a2[lane] = (float)a2;
+    const double w = 2.0 * M_PI * frequency / sample_rate;
+    const double num_re = b0 + b1 * cos(w) + b2 * cos(2.0 * w), num_im = -(b1 * sin(w) + b2 * sin(2.0 * w));
+    const double den_re = 1.0 + a1 * cos(w) + a2 * cos(2.0 * w), den_im = -(a1 * sin(w) + a2 * sin(2.0 * w));
+    return (num_re * num_re + num_im * num_im) / (den_re * den_re + den_im * den_im);
 }
 
-sa_status sa_breath_env_init(sa_breath_env **out, double sample_rate, double hop_seconds) {
-    if (out == NULL || !(sample_rate >= 4000.0) || !(hop_seconds > 0.0)) return SA_ERR_INVALID_ARGUMENT;
+void sa_breath_env_destroy(sa_breath_env **env) {
+    if (env == NULL || *env == NULL) return;
+    free((*env)->weights);
+    free((*env)->sum);
+    free(*env);
+    *env = NULL;
+}
+
+sa_status sa_breath_env_init(sa_breath_env **out, const sa_front_end_config *front_end, size_t frames_per_envelope) {
+    if (out == NULL || front_end == NULL) return SA_ERR_INVALID_ARGUMENT;
     *out = NULL;
-    const double hop = round(sample_rate * hop_seconds);
-    if (hop < 1.0) return SA_ERR_INVALID_ARGUMENT;
+    const double rate = front_end->sample_rate;
+    const size_t n = front_end->fft_size, bands = front_end->mel_band_count;
+    if (!(rate >= 4000.0) || n < 2 || bands < 1 || frames_per_envelope < 1 || !(front_end->log_floor >= 0.0f) ||
+        !(front_end->mel_low_hz >= 0.0) || !(front_end->mel_high_hz > front_end->mel_low_hz))
+        return SA_ERR_INVALID_ARGUMENT;
     sa_breath_env *env = calloc(1, sizeof *env);
     if (env == NULL) return SA_ERR_OUT_OF_MEMORY;
-    env->hop = (size_t)hop;
-    const double top = 0.45 * sample_rate;
+    env->mel_bands = bands;
+    env->frames_per_envelope = frames_per_envelope;
+    env->log_floor = front_end->log_floor;
+    env->weights = calloc(SA_BREATH_MAX_BANDS * bands, sizeof(double));
+    env->sum = calloc(bands, sizeof(float));
+    double *edges = malloc((bands + 2) * sizeof(double));
+    if (env->weights == NULL || env->sum == NULL || edges == NULL) {
+        free(edges);
+        sa_breath_env_destroy(&env);
+        return SA_ERR_OUT_OF_MEMORY;
+    }
+    sa_mel_edges_hz(bands, front_end->mel_low_hz, front_end->mel_high_hz, edges);
+    const double window_energy = 3.0 * (double)n / 8.0; /* a periodic Hann window's sum of squares */
+    const double parseval = 2.0 / ((double)n * window_energy);
+    const double top = 0.45 * rate;
     for (int b = 0; b < SA_BREATH_MAX_BANDS; b++) {
         const double low = band_edges[b];
         const double high = fmin(band_edges[b + 1], top);
         if (high < 1.5 * low) break;
-        biquad_design(&env->highpass, env->band_count, sample_rate, low, 1);
-        biquad_design(&env->lowpass, env->band_count, sample_rate, high, 0);
+        for (size_t m = 0; m < bands; m++) {
+            const double peak = edges[m + 1], half_width = (edges[m + 2] - edges[m]) / 2.0;
+            const double gain = section_gain(rate, low, 1, peak) * section_gain(rate, high, 0, peak);
+            env->weights[(size_t)b * bands + m] = gain * half_width * parseval;
+        }
         env->band_count++;
     }
+    free(edges);
     *out = env;
     return SA_OK;
 }
 
 int sa_breath_env_band_count(const sa_breath_env *env) { return env != NULL ? env->band_count : 0; }
 
-/* Macros, not functions: a vector passed by value would change the calling convention between the two builds. */
-#define LOAD8(vector, pointer) memcpy(&(vector), (pointer), sizeof(vector))
-#define STORE8(pointer, vector) memcpy((pointer), &(vector), sizeof(vector))
-
-/* Runs count samples through every band and adds their squares to env->energy (count never crosses a frame). */
+/* Adds one front-end frame's mel energies (its log energies, exponentiated, less the floor) to sum. */
 SA_VECTOR_CLONES
-static void filter_run(sa_breath_env *env, const float *samples, size_t count) {
-    sa_float8 hb0, hc1, hc2, ha1, ha2, lb0, lc1, lc2, la1, la2, hz1, hz2, lz1, lz2, energy;
-    LOAD8(hb0, env->highpass.b0);
-    LOAD8(hc1, env->highpass.c1);
-    LOAD8(hc2, env->highpass.c2);
-    LOAD8(ha1, env->highpass.a1);
-    LOAD8(ha2, env->highpass.a2);
-    LOAD8(lb0, env->lowpass.b0);
-    LOAD8(lc1, env->lowpass.c1);
-    LOAD8(lc2, env->lowpass.c2);
-    LOAD8(la1, env->lowpass.a1);
-    LOAD8(la2, env->lowpass.a2);
-    LOAD8(hz1, env->highpass.z1);
-    LOAD8(hz2, env->highpass.z2);
-    LOAD8(lz1, env->lowpass.z1);
-    LOAD8(lz2, env->lowpass.z2);
-    LOAD8(energy, env->energy);
-    for (size_t i = 0; i < count; i++) {
-        const float sample = samples[i];
-        const sa_float8 x = {sample, sample, sample, sample, sample, sample, sample, sample};
-        const sa_float8 u = hb0 * x + hz1;
-        const sa_float8 high_next = (hz2 + hc1 * x) - ha1 * hz1;
-        hz2 = hc2 * x - ha2 * hz1;
-        hz1 = high_next;
-        const sa_float8 y = lb0 * u + lz1;
-        const sa_float8 low_next = (lz2 + lc1 * u) - la1 * lz1;
-        lz2 = lc2 * u - la2 * lz1;
-        lz1 = low_next;
-        energy += y * y;
-    }
-    STORE8(env->highpass.z1, hz1);
-    STORE8(env->highpass.z2, hz2);
-    STORE8(env->lowpass.z1, lz1);
-    STORE8(env->lowpass.z2, lz2);
-    STORE8(env->energy, energy);
+static void add_frame(float *restrict sum, const float *restrict log_mel, size_t bands, float floor) {
+    for (size_t m = 0; m < bands; m++) sum[m] += fast_exp(log_mel[m]) - floor;
 }
 
-sa_status sa_breath_env_process(sa_breath_env *env, const float *samples, size_t count, float *frames,
+sa_status sa_breath_env_process(sa_breath_env *env, const float *log_mel, size_t count, float *frames,
                                 size_t capacity, size_t *written) {
-    if (env == NULL || written == NULL || (count > 0 && samples == NULL) || (capacity > 0 && frames == NULL))
+    if (env == NULL || written == NULL || (count > 0 && log_mel == NULL) || (capacity > 0 && frames == NULL))
         return SA_ERR_INVALID_ARGUMENT;
     *written = 0;
-    if ((env->filled + count) / env->hop > capacity) return SA_ERR_INVALID_ARGUMENT;
-    const int bands = env->band_count;
-    size_t done = 0;
-    while (done < count) {
-        const size_t room = env->hop - env->filled;
-        const size_t take = count - done < room ? count - done : room;
-        filter_run(env, samples + done, take);
-        done += take;
-        env->filled += take;
-        if (env->filled == env->hop) {
-            float *frame = frames + (*written) * (size_t)bands;
-            for (int b = 0; b < bands; b++) {
-                frame[b] = (float)log((double)env->energy[b] / (double)env->hop + 1e-12);
-                env->energy[b] = 0.0;
-            }
-            env->filled = 0;
-            (*written)++;
+    if ((env->filled + count) / env->frames_per_envelope > capacity) return SA_ERR_INVALID_ARGUMENT;
+    const size_t mel_bands = env->mel_bands;
+    for (size_t i = 0; i < count; i++) {
+        add_frame(env->sum, log_mel + i * mel_bands, mel_bands, env->log_floor);
+        if (++env->filled < env->frames_per_envelope) continue;
+        float *frame = frames + (*written) * (size_t)env->band_count;
+        for (int b = 0; b < env->band_count; b++) {
+            const double *w = env->weights + (size_t)b * mel_bands;
+            double energy = 0.0;
+            for (size_t m = 0; m < mel_bands; m++) energy += w[m] * (double)fmaxf(env->sum[m], 0.0f);
+            frame[b] = (float)log(energy / (double)env->frames_per_envelope + 1e-12);
         }
+        memset(env->sum, 0, mel_bands * sizeof(float));
+        env->filled = 0;
+        (*written)++;
     }
     return SA_OK;
 }
 
 void sa_breath_env_reset(sa_breath_env *env) {
     if (env == NULL) return;
-    memset(env->highpass.z1, 0, sizeof env->highpass.z1);
-    memset(env->highpass.z2, 0, sizeof env->highpass.z2);
-    memset(env->lowpass.z1, 0, sizeof env->lowpass.z1);
-    memset(env->lowpass.z2, 0, sizeof env->lowpass.z2);
-    memset(env->energy, 0, sizeof env->energy);
+    memset(env->sum, 0, env->mel_bands * sizeof(float));
     env->filled = 0;
-}
-
-void sa_breath_env_destroy(sa_breath_env **env) {
-    if (env == NULL || *env == NULL) return;
-    free(*env);
-    *env = NULL;
 }
 
 /* ---- Periodicity ----------------------------------------------------------------------------------- */
@@ -175,7 +145,7 @@ struct sa_breath_period {
     size_t search_min_lag; /* min_lag, or half of it with half_cycle_search */
     size_t max_lag;
     size_t acf_lags;     /* lags 0..acf_lags-1 are computed */
-    double *prefix;      /* max_frames + 1 */
+    double *prefix;      /* max_frames + 1: running sums (prepare_channel), then of squares (channel_acf) */
     double *prefix_count;
     double *y;           /* max_channels * max_frames, prepared channels */
     int *active;         /* max_channels */
@@ -296,19 +266,21 @@ static int prepare_channel(sa_breath_period *a, const float *frames, size_t n, s
     return sum2 / used - mean * mean > 1e-8;
 }
 
-/* Normalised autocorrelation of one prepared channel for lags 0..lags-1 (0 past the window). */
-static void channel_acf(const double *y, size_t n, double *r, size_t lags) {
+/* Normalised autocorrelation of one prepared channel for lags 0..lags-1 (0 past the window). The energies of the
+   two overlapping parts come from running sums of squares (squares: n + 1 values), so each lag costs one
+   multiply-add per frame. */
+SA_VECTOR_CLONES
+static void channel_acf(const double *y, size_t n, double *r, size_t lags, double *squares) {
+    squares[0] = 0.0;
+    for (size_t t = 0; t < n; t++) squares[t + 1] = squares[t] + y[t] * y[t];
     for (size_t lag = 0; lag < lags; lag++) {
         if (lag + 2 >= n) {
             r[lag] = 0.0;
             continue;
         }
-        double ab = 0.0, aa = 0.0, bb = 0.0;
-        for (size_t t = 0; t + lag < n; t++) {
-            ab += y[t] * y[t + lag];
-            aa += y[t] * y[t];
-            bb += y[t + lag] * y[t + lag];
-        }
+        double ab = 0.0;
+        for (size_t t = 0; t + lag < n; t++) ab += y[t] * y[t + lag];
+        const double aa = squares[n - lag], bb = squares[n] - squares[lag];
         const double d = sqrt(aa * bb);
         r[lag] = d > 0.0 ? ab / d : 0.0;
     }
@@ -384,7 +356,7 @@ sa_status sa_breath_period_analyze(sa_breath_period *a, const float *frames, siz
         a->weight[ch] = 0.0;
         if (!a->active[ch]) continue;
         double *r = a->acf + ch * lags;
-        channel_acf(a->y + ch * a->max_frames, n, r, lags);
+        channel_acf(a->y + ch * a->max_frames, n, r, lags, a->prefix);
         double best = 0.0;
         for (size_t lag = a->min_lag; lag <= a->max_lag && lag < lags; lag++) best = fmax(best, r[lag]);
         a->weight[ch] = best * best;

@@ -1,35 +1,40 @@
 /* Breathing-rate DSP: a band-energy envelope of breath sounds and a periodicity analyser.
  *
- * sa_breath_env turns audio into per-band log energies at a low frame rate (the envelope of breath and snore
- * sounds): octave bands from 150 Hz, leaving out bands that reach past 0.45 * sample rate (5 bands at 8 and
- * 16 kHz). sa_breath_period finds the breathing period of a window of such frames (audio bands, or accelerometer
- * axes): summary autocorrelation over channels, the shortest strong peak, then a fold test for alternating
- * half-cycles (inhale and exhale both sounding) that doubles the period when the two halves of a cycle differ. */
+ * sa_breath_env turns the front end's log-mel frames (sa_front_end.h) into per-band log energies at a low frame
+ * rate (the envelope of breath and snore sounds): the mean square that octave bands from 150 Hz (a Butterworth
+ * high-pass and low-pass section each) would pass, leaving out bands that reach past 0.45 * sample rate (5 bands
+ * at 16 kHz), estimated from the mel energies rather than by filtering the samples. sa_breath_period finds the
+ * breathing period of a window of such frames (audio bands, or accelerometer axes): summary autocorrelation over
+ * channels, the shortest strong peak, then a fold test for alternating half-cycles (inhale and exhale both
+ * sounding) that doubles the period when the two halves of a cycle differ. */
 #ifndef SA_BREATHING_H
 #define SA_BREATHING_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "sa_common.h"
+#include "sa_front_end.h"
 
 /* The most bands an envelope has. */
 #define SA_BREATH_MAX_BANDS 6
 
 typedef struct sa_breath_env sa_breath_env;
 
-/* Creates an envelope extractor for audio at sample_rate Hz with frames of hop_seconds. */
-sa_status sa_breath_env_init(sa_breath_env **out, double sample_rate, double hop_seconds);
+/* Creates an envelope of the log-mel frames of a front end set up with *front_end (its rate, FFT size, mel bank
+ * and log floor; the window is a periodic Hann window): one envelope frame per frames_per_envelope front-end
+ * frames. */
+sa_status sa_breath_env_init(sa_breath_env **out, const sa_front_end_config *front_end, size_t frames_per_envelope);
 
 /* Bands per frame. */
 int sa_breath_env_band_count(const sa_breath_env *env);
 
-/* Feeds samples; writes each completed frame (band_count natural-log mean-square energies, frame-major) to
- * frames, at most capacity frames; *written gets the number written. Samples beyond capacity frames are
- * kept for the next call only up to one frame: pass capacity >= count / hop + 1. */
-sa_status sa_breath_env_process(sa_breath_env *env, const float *samples, size_t count, float *frames,
+/* Feeds count front-end frames (log_mel: frame-major, the front end's mel_band_count values each); writes each
+ * completed envelope frame (band_count natural-log mean-square energies, frame-major) to frames and the number
+ * written to *written. SA_ERR_INVALID_ARGUMENT (nothing consumed) when more than capacity frames would complete. */
+sa_status sa_breath_env_process(sa_breath_env *env, const float *log_mel, size_t count, float *frames,
                                 size_t capacity, size_t *written);
 
-/* Forgets filter state and any partial frame. */
+/* Forgets any partial frame. */
 void sa_breath_env_reset(sa_breath_env *env);
 
 /* Frees the extractor and sets *env to NULL. */

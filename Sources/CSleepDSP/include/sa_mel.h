@@ -18,6 +18,10 @@ typedef struct sa_mel sa_mel;
 sa_status sa_mel_init(double sample_rate, size_t fft_size, size_t band_count, double low_hz, double high_hz,
                       sa_mel **out);
 
+/* Writes the band_count + 2 mel points of such a bank, in Hz, to edges: band b rises from edges[b] to its peak at
+   edges[b + 1] and falls to edges[b + 2]. */
+void sa_mel_edges_hz(size_t band_count, double low_hz, double high_hz, double *edges);
+
 /* Frees the handle and sets *mel to NULL; NULL is ignored. */
 void sa_mel_destroy(sa_mel **mel);
 

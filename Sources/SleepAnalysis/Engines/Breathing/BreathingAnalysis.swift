@@ -1,7 +1,7 @@
 import Foundation
 
 /// Measures the breathing rate of a recorded night (audio and/or accelerometer files), exactly as a live session
-/// would: the same estimator, fed one second at a time.
+/// would: the same front end and estimator, fed one second at a time.
 public enum BreathingAnalysis {
     /// Analyses recordings: an audio file (anything libsndfile reads; stereo is mixed down; any rate, resampled
     /// to 16 kHz) and/or an accelerometer CSV (`timestamp,x,y,z`).
@@ -39,30 +39,33 @@ public enum BreathingAnalysis {
         var rates: [BreathingRate] = []
         if let audio {
             let reader = try AudioFileReader(url: audio)
-            let resampler = try Resampler(
-                inputRate: reader.sampleRate, outputRate: configuration.sampleRate,
-                channelCount: 1)
-            let second = Int(configuration.sampleRate)
+            let rate = AudioBatch.sampleRate
+            let resampler = try Resampler(inputRate: reader.sampleRate, outputRate: Double(rate), channelCount: 1)
+            let frontEnd = try FrontEnd()
             var pending: [Float] = []
             var sent = 0
             func send(_ count: Int) throws {
-                let time = startTime.addingTimeInterval(Double(sent) / configuration.sampleRate)
-                let end = time.addingTimeInterval(Double(count) / configuration.sampleRate)
+                let time = startTime.addingTimeInterval(Double(sent) / Double(rate))
+                let end = time.addingTimeInterval(Double(count) / Double(rate))
                 if var feed = motion {
                     rates += estimator.process(accelerometer: try feed.readings(before: end))
                     motion = feed
                 }
-                rates += estimator.process(samples: Array(pending.prefix(count)), startTime: time)
+                let samples = Array(pending.prefix(count))
+                rates += estimator.process(
+                    AudioBatch(
+                        firstSampleIndex: Int64(sent), startTime: time, samples: samples,
+                        features: frontEnd.process(samples)))
                 pending.removeFirst(count)
                 sent += count
             }
-            while var mono = try reader.readMono(maxFrames: second) {
+            while var mono = try reader.readMono(maxFrames: rate) {
                 NonFiniteSampleRepair.zero(&mono)  // a NaN would spread through every window it enters
                 pending += try resampler.process(mono)
-                while pending.count >= second { try send(second) }
+                while pending.count >= rate { try send(rate) }
             }
             pending += try resampler.flush()
-            while pending.count >= second { try send(second) }
+            while pending.count >= rate { try send(rate) }
             if !pending.isEmpty { try send(pending.count) }
             guard sent > 0 else { throw SleepCycleSdkError.invalidInput("\(audio.path): no audio samples") }
         }

@@ -2,8 +2,6 @@ import Foundation
 
 /// Tuning of the breathing-rate estimator. The defaults are what the package was validated with.
 package struct BreathingRateConfiguration: Sendable, Hashable {
-    /// Sample rate of the audio given to the estimator (Hz); the pipeline's batches are 16 kHz.
-    var sampleRate: Double = Double(AudioBatch.sampleRate)
     /// Whether audio is expected (the estimator waits for it before publishing a window).
     var useAudio: Bool = true
     /// Whether accelerometer readings are expected.
@@ -14,7 +12,7 @@ package struct BreathingRateConfiguration: Sendable, Hashable {
     var hopSeconds: Double = 30
     /// A window with less signal than this (seconds) gives no estimate.
     var minimumWindowSeconds: Double = 45
-    /// Envelope frame length (seconds).
+    /// Envelope frame length (seconds): a whole number of front-end hops (10 ms).
     var frameSeconds: Double = 0.1
     /// Slowest rate reported (breaths per minute).
     var minimumBpm: Double = 6
@@ -45,13 +43,14 @@ package struct BreathingRateConfiguration: Sendable, Hashable {
         func require(_ ok: Bool, _ what: String) throws {
             if !ok { throw SleepCycleSdkError.invalidConfiguration("breathing: \(what)") }
         }
-        try require(sampleRate >= 4_000, "sampleRate must be at least 4000 Hz")
         try require(windowSeconds >= 20 && windowSeconds <= 600, "windowSeconds must be in 20...600")
         try require(hopSeconds > 0 && hopSeconds <= windowSeconds, "hopSeconds must be in (0, windowSeconds]")
         try require(
             minimumWindowSeconds > 0 && minimumWindowSeconds <= windowSeconds,
             "minimumWindowSeconds must be in (0, windowSeconds]")
         try require(frameSeconds >= 0.02 && frameSeconds <= 0.5, "frameSeconds must be in 0.02...0.5")
+        let hops = frameSeconds / FrontEndConfiguration.standard.frameDuration
+        try require(abs(hops - hops.rounded()) < 1e-6, "frameSeconds must be a whole number of 10-ms front-end hops")
         try require(minimumBpm > 0 && maximumBpm > minimumBpm, "need 0 < minimumBpm < maximumBpm")
         try require(60 / minimumBpm * 2 <= windowSeconds + 1e-9, "the window must hold two cycles of the slowest rate")
         try require(peakFraction > 0 && peakFraction <= 1, "peakFraction must be in (0, 1]")

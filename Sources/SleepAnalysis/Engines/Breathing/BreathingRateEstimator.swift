@@ -47,7 +47,7 @@ package final class BreathingRateEstimator {
         self.configuration = configuration
         let frameRate = 1 / configuration.frameSeconds
         let windowFrames = Int((configuration.windowSeconds * frameRate).rounded()) + 1
-        envelope = try BreathEnvelope(sampleRate: configuration.sampleRate, frameSeconds: configuration.frameSeconds)
+        envelope = try BreathEnvelope(frontEnd: .standard, frameSeconds: configuration.frameSeconds)
         audioAnalyzer = try PeriodicityAnalyzer(
             frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
             peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
@@ -68,41 +68,34 @@ package final class BreathingRateEstimator {
             movementThresholdG: configuration.movementThresholdG)
     }
 
-    /// Takes the next second of audio.
+    /// Takes the next batch of audio: its front-end frames (the envelope of breath sounds is read from their mel
+    /// energies). A batch that does not carry on from the last one (a jump of more than half a second, or frames
+    /// that do not follow) restarts the audio window.
     ///
     /// - Returns: Estimates for windows that ended, in time order (usually none, one every 30 s).
     package func process(_ batch: AudioBatch) -> [BreathingRate] {
-        process(samples: batch.samples, startTime: batch.startTime)
-    }
-
-    /// Takes audio samples at `configuration.sampleRate` starting at `startTime` (consecutive calls should be
-    /// contiguous; a jump of more than half a second restarts the audio window).
-    ///
-    /// - Returns: Estimates for windows that ended, in time order.
-    func process(samples: [Float], startTime: Date) -> [BreathingRate] {
-        // Long blocks are taken a second at a time, so that every window end inside them is analysed.
-        let second = Int(configuration.sampleRate)
-        guard samples.count <= second else {
-            var rates: [BreathingRate] = []
-            for offset in stride(from: 0, to: samples.count, by: second) {
-                rates += process(
-                    samples: Array(samples[offset..<min(samples.count, offset + second)]),
-                    startTime: startTime.addingTimeInterval(Double(offset) / configuration.sampleRate))
-            }
-            return rates
-        }
-        if reference == nil { reference = startTime }
-        if let expected = expectedAudioStart, abs(startTime.timeIntervalSince(expected)) <= 0.5 {
-            // Contiguous.
-        } else {
-            envelope.reset()
-            audioWindow.restart(at: startTime)
-            skipBoundaries(before: startTime, next: &nextAudioBoundary)
+        let block = batch.features
+        if reference == nil { reference = batch.startTime }
+        let onTime = expectedAudioStart.map { abs(batch.startTime.timeIntervalSince($0)) <= 0.5 } ?? false
+        if !onTime || !envelope.continues(block) {
+            // The window's frame 0 is the envelope frame that begins at front-end frame `first`, that is at sample
+            // first * hop of the analysis signal.
+            let first = envelope.restart(at: block.firstFrameIndex)
+            let frontEnd = FrontEndConfiguration.standard
+            let offset = Double(first * Int64(frontEnd.hopSize) - batch.firstSampleIndex) / frontEnd.sampleRate
+            let origin = batch.startTime.addingTimeInterval(offset)
+            audioWindow.restart(at: origin)
+            skipBoundaries(before: origin, next: &nextAudioBoundary)
         }
         audioSeen = true
-        expectedAudioStart = startTime.addingTimeInterval(Double(samples.count) / configuration.sampleRate)
-        audioWindow.append(envelope.process(samples))
-        analyseAudio()
+        expectedAudioStart = batch.endTime
+        // A second of frames at a time, so that every window end inside a long batch is analysed while its frames
+        // are still kept.
+        let second = Int((1 / FrontEndConfiguration.standard.frameDuration).rounded())
+        for lower in stride(from: 0, to: block.frameCount, by: second) {
+            audioWindow.append(envelope.process(block, frames: lower..<min(block.frameCount, lower + second)))
+            analyseAudio()
+        }
         return publishReady()
     }
 

@@ -15,11 +15,11 @@ final class AudioHealthMonitorTests: XCTestCase {
     /// Feeds `samples` in one-second batches; returns each update with the end time of the batch that reported it.
     private func run(
         _ monitor: AudioHealthMonitor, _ samples: [Float], from: Date? = nil
-    )
+    ) throws
         -> [(update: AudioHealthUpdate, reportedAt: Date)]
     {
         var out: [(AudioHealthUpdate, Date)] = []
-        for batch in SyntheticSignals.batches(samples, start: from ?? start) {
+        for batch in try SyntheticSignals.batches(samples, start: from ?? start) {
             out += monitor.process(batch).map { ($0, batch.endTime) }
         }
         return out
@@ -45,7 +45,7 @@ final class AudioHealthMonitorTests: XCTestCase {
             roomTone(seconds: 20, rms: 0.0005, seed: 1) + [Float](repeating: 0, count: 40 * 16_000)
             + roomTone(seconds: 20, rms: 0.0005, seed: 2)
         // When it is monitored
-        let updates = run(monitor, audio)
+        let updates = try run(monitor, audio)
         // Then: healthy from the start, flatline from 20 s (reported before 50 s), healthy again from 60 s
         XCTAssertEqual(updates.map(\.update.status), [.healthy, .flatline, .healthy])
         XCTAssertEqual(updates[1].update.timestamp.timeIntervalSince(start), 20, accuracy: 0.26)
@@ -64,7 +64,7 @@ final class AudioHealthMonitorTests: XCTestCase {
         let audio =
             roomTone(seconds: 10, rms: 0.0005, seed: 4) + [Float](repeating: 0.25, count: 15 * 16_000)
             + roomTone(seconds: 10, rms: 0.0005, seed: 5) + dither + roomTone(seconds: 5, rms: 0.0005, seed: 6)
-        let updates = run(monitor, audio)
+        let updates = try run(monitor, audio)
         XCTAssertEqual(updates.map(\.update.status), [.healthy, .flatline, .healthy, .flatline, .healthy])
         XCTAssertEqual(updates[1].update.timestamp.timeIntervalSince(start), 10, accuracy: 0.26)
         XCTAssertEqual(updates[3].update.timestamp.timeIntervalSince(start), 35, accuracy: 0.26)
@@ -73,7 +73,7 @@ final class AudioHealthMonitorTests: XCTestCase {
     func test_audioHealth_stays_healthy_for_quiet_room_tone_at_minus70dBFS() throws {
         let monitor = try AudioHealthMonitor(sessionId: UUID())
         // -70 dBFS RMS, quantised to 16 bits
-        let updates = run(monitor, roomTone(seconds: 120, rms: 0.000_316, seed: 7))
+        let updates = try run(monitor, roomTone(seconds: 120, rms: 0.000_316, seed: 7))
         XCTAssertEqual(updates.map(\.update.status), [.healthy])
         XCTAssertEqual(monitor.finish(at: start.addingTimeInterval(120)).healthIntervals.map(\.status), [.healthy])
     }
@@ -82,7 +82,7 @@ final class AudioHealthMonitorTests: XCTestCase {
         // Given a source that delivers 10 s and then stops
         let configuration = AudioHealthConfiguration(missingInputTimeout: 30)
         let monitor = try AudioHealthMonitor(sessionId: UUID(), configuration: configuration, startTime: start)
-        _ = run(monitor, roomTone(seconds: 10, rms: 0.0005, seed: 8))
+        _ = try run(monitor, roomTone(seconds: 10, rms: 0.0005, seed: 8))
         // When the pipeline's timer checks
         XCTAssertEqual(monitor.checkForMissingInput(now: start.addingTimeInterval(39)), [])
         let missing = monitor.checkForMissingInput(now: start.addingTimeInterval(41))
@@ -91,7 +91,7 @@ final class AudioHealthMonitorTests: XCTestCase {
         XCTAssertEqual(missing.first?.timestamp, start.addingTimeInterval(10))
         XCTAssertEqual(monitor.checkForMissingInput(now: start.addingTimeInterval(60)), [])
         // And audio coming back is healthy again
-        let back = run(monitor, roomTone(seconds: 5, rms: 0.0005, seed: 9), from: start.addingTimeInterval(70))
+        let back = try run(monitor, roomTone(seconds: 5, rms: 0.0005, seed: 9), from: start.addingTimeInterval(70))
         XCTAssertEqual(back.map(\.update.status), [.healthy])
         XCTAssertEqual(back.first?.update.timestamp, start.addingTimeInterval(70))
         let end = start.addingTimeInterval(75)
@@ -103,20 +103,20 @@ final class AudioHealthMonitorTests: XCTestCase {
     func test_audioHealth_reports_missingInput_for_a_gap_in_batch_times() throws {
         let configuration = AudioHealthConfiguration(missingInputTimeout: 20)
         let monitor = try AudioHealthMonitor(sessionId: UUID(), configuration: configuration)
-        var updates = run(monitor, roomTone(seconds: 5, rms: 0.0005, seed: 10))
-        updates += run(monitor, roomTone(seconds: 5, rms: 0.0005, seed: 11), from: start.addingTimeInterval(35))
+        var updates = try run(monitor, roomTone(seconds: 5, rms: 0.0005, seed: 10))
+        updates += try run(monitor, roomTone(seconds: 5, rms: 0.0005, seed: 11), from: start.addingTimeInterval(35))
         XCTAssertEqual(updates.map(\.update.status), [.healthy, .missingInput, .healthy])
         XCTAssertEqual(updates[1].update.timestamp, start.addingTimeInterval(5))
         XCTAssertEqual(updates[2].update.timestamp, start.addingTimeInterval(35))
         // A short gap is not reported
-        let short = run(monitor, roomTone(seconds: 5, rms: 0.0005, seed: 12), from: start.addingTimeInterval(45))
+        let short = try run(monitor, roomTone(seconds: 5, rms: 0.0005, seed: 12), from: start.addingTimeInterval(45))
         XCTAssertEqual(short.count, 0)
     }
 
     func test_audioHealth_intervals_cover_the_session_when_input_ends_before_stop() throws {
         let configuration = AudioHealthConfiguration(missingInputTimeout: 60)
         let monitor = try AudioHealthMonitor(sessionId: UUID(), configuration: configuration)
-        _ = run(monitor, roomTone(seconds: 30, rms: 0.0005, seed: 13))
+        _ = try run(monitor, roomTone(seconds: 30, rms: 0.0005, seed: 13))
         let end = start.addingTimeInterval(200)
         let statistics = monitor.finish(at: end)
         XCTAssertEqual(statistics.healthIntervals.map(\.status), [.healthy, .missingInput])

@@ -14,7 +14,7 @@ final class BreathingRateEstimatorTests: XCTestCase {
     {
         let estimator = try BreathingRateEstimator(sessionId: UUID(), configuration: configuration)
         var rates: [BreathingRate] = []
-        for batch in SyntheticSignals.batches(samples, start: start) { rates += estimator.process(batch) }
+        for batch in try SyntheticSignals.batches(samples, start: start) { rates += estimator.process(batch) }
         return rates + estimator.finish()
     }
 
@@ -45,8 +45,8 @@ final class BreathingRateEstimatorTests: XCTestCase {
     func test_breathingRate_restarts_its_window_after_a_gap_in_the_audio() throws {
         // Given 70 s of breathing, a 100-s gap, then 70 s more
         let estimator = try BreathingRateEstimator(sessionId: UUID())
-        let first = SyntheticSignals.batches(breathNoise(bpm: 12, seconds: 70, seed: 9), start: start)
-        let second = SyntheticSignals.batches(
+        let first = try SyntheticSignals.batches(breathNoise(bpm: 12, seconds: 70, seed: 9), start: start)
+        let second = try SyntheticSignals.batches(
             breathNoise(bpm: 18, seconds: 70, seed: 10), start: start.addingTimeInterval(170))
         var rates: [BreathingRate] = []
         for batch in first + second { rates += estimator.process(batch) }
@@ -106,7 +106,9 @@ final class BreathingRateEstimatorTests: XCTestCase {
         }
         pieceMotionRates += pieceMotion.finish()
         let bulkAudio = try BreathingRateEstimator(sessionId: UUID())
-        let bulkAudioRates = bulkAudio.process(samples: audio, startTime: start) + bulkAudio.finish()
+        let wholeAudio = AudioBatch(
+            firstSampleIndex: 0, startTime: start, samples: audio, features: try FrontEnd().process(audio))
+        let bulkAudioRates = bulkAudio.process(wholeAudio) + bulkAudio.finish()
         let pieceAudioRates = try audioRates(audio)
         // Then every window is analysed either way, with the same result
         XCTAssertEqual(bulkMotionRates.map(\.timestamp), pieceMotionRates.map(\.timestamp))
@@ -138,7 +140,7 @@ final class BreathingRateEstimatorTests: XCTestCase {
         let estimator = try BreathingRateEstimator(sessionId: UUID(), configuration: configuration)
         // When both arrive second by second
         var rates: [BreathingRate] = []
-        for (second, batch) in SyntheticSignals.batches(audio, start: start).enumerated() {
+        for (second, batch) in try SyntheticSignals.batches(audio, start: start).enumerated() {
             rates += estimator.process(accelerometer: Array(readings[(second * 20)..<((second + 1) * 20)]))
             rates += estimator.process(batch)
         }

@@ -55,15 +55,16 @@ struct SyntheticSignals {
         }
     }
 
-    /// One-second batches of `samples` starting at `start`.
-    static func batches(_ samples: [Float], start: Date, rate: Int = 16_000) -> [AudioBatch] {
-        stride(from: 0, to: samples.count, by: rate).map { offset in
-            AudioBatch(
+    /// One-second batches of `samples` (16 kHz) starting at `start`, with their front-end features, as the pipeline
+    /// makes them.
+    static func batches(_ samples: [Float], start: Date) throws -> [AudioBatch] {
+        let rate = AudioBatch.sampleRate
+        let frontEnd = try FrontEnd()
+        return stride(from: 0, to: samples.count, by: rate).map { offset in
+            let batch = Array(samples[offset..<min(samples.count, offset + rate)])
+            return AudioBatch(
                 firstSampleIndex: Int64(offset), startTime: start.addingTimeInterval(Double(offset) / Double(rate)),
-                samples: Array(samples[offset..<min(samples.count, offset + rate)]),
-                features: FeatureBlock(
-                    firstFrameIndex: 0, frameCount: 0, melBandCount: 64, logMel: [], dbSpl: [],
-                    dbfs: []))
+                samples: batch, features: frontEnd.process(batch))
         }
     }
 
