@@ -87,16 +87,10 @@ final class BatchAssembler {
         if signals == 1 {
             pending[0].append(contentsOf: interleaved)
         } else {
-            let frames = interleaved.count / signals
-            interleaved.withUnsafeBufferPointer { source in
-                for signal in 0..<signals {
-                    let start = pending[signal].count
-                    pending[signal].append(contentsOf: repeatElement(0, count: frames))
-                    pending[signal].withUnsafeMutableBufferPointer { target in
-                        for frame in 0..<frames { target[start + frame] = source[frame * signals + signal] }
-                    }
-                }
-            }
+            // Two signals (a source has at most two channels).
+            let (first, second) = DSPInterleave.split(interleaved)
+            pending[0].append(contentsOf: first)
+            pending[1].append(contentsOf: second)
         }
         var batches: [[[Float]]] = []
         while pending[0].count >= batchLength {

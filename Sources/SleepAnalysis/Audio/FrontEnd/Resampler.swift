@@ -20,6 +20,8 @@ package final class Resampler {
 
     private var handle: soxr_t?
     private var flushed = false
+    /// Where soxr writes, kept from call to call (grown when a longer block comes).
+    private var scratch: [Float] = []
 
     /// Creates a streaming converter.
     ///
@@ -74,10 +76,10 @@ package final class Resampler {
         let capacity = Int((Double(inputFrames) * outputRate / inputRate).rounded(.up)) + 64
         var output: [Float] = []
         output.reserveCapacity(capacity * channelCount)
-        var chunk = [Float](repeating: 0, count: capacity * channelCount)
+        if scratch.count < capacity * channelCount { scratch = [Float](repeating: 0, count: capacity * channelCount) }
         var consumed = 0
         try interleaved.withUnsafeBufferPointer { input in
-            try chunk.withUnsafeMutableBufferPointer { out in
+            try scratch.withUnsafeMutableBufferPointer { out in
                 while consumed < inputFrames {
                     var used = 0
                     var made = 0

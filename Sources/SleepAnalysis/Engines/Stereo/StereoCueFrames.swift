@@ -152,12 +152,13 @@ final class StereoCueFrames {
         return sum
     }
 
-    /// Keeps the samples from the first waiting frame (or the frame not yet complete) on.
+    /// Drops the samples before the first waiting frame (or the frame not yet complete) once they are at least
+    /// half the buffer, so that what is kept moves about once.
     private func compact() {
         var keepFrom = framesCompleted * Int64(frameLength)
         if let first = unmeasured.first { keepFrom = min(first.index * Int64(frameLength), first.partStart) }
         let drop = Int(keepFrom - bufferStart)
-        guard drop > 0 else { return }
+        guard drop > 0, 2 * drop >= primary.count else { return }
         primary.removeFirst(drop)
         secondary.removeFirst(drop)
         bufferStart = keepFrom
