@@ -3,7 +3,11 @@ import Foundation
 /// Detects events on both channels of a stereo source and gives each to the sleeper who made it.
 ///
 /// Per one-second batch pair it runs one events engine per channel and measures stereo cues (GCC-PHAT time
-/// difference and level difference) on 64-ms frames. When an event closes on either channel, its cues over the
+/// difference and level difference) on 64-ms frames (`StereoCueFrames`), only where an event can lie: from the
+/// start of any event an engine reports or holds open. Frames that a later event could still cover wait
+/// unmeasured, back to the earliest start the engines allow (`AudioEventsEngine.eventReach`); older ones are never
+/// measured. An engine that cannot tell its reach gets every frame measured. When an event closes on either
+/// channel, its cues over the
 /// event's interval (confidence-weighted median delay, energy level difference, each channel's detection
 /// strength) decide its owner through `StereoEventAssigner`. An event already given to a sleeper from the other
 /// channel's detection is not given twice.
