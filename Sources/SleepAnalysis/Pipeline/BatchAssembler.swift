@@ -86,16 +86,26 @@ final class BatchAssembler {
         }
     }
 
-    /// Adds the next samples of every signal (as many in each); returns the batches completed.
+    /// Adds the next samples of every signal (as many in each); returns the batches completed. A batch is its
+    /// pending array handed over once full: its samples are copied once, on the way in.
     private func batches(adding signals: [[Float]]) -> [[[Float]]] {
         guard signals.count == pending.count, let added = signals.first?.count, added > 0 else { return [] }
-        for (index, samples) in signals.enumerated() { pending[index].append(contentsOf: samples) }
-        var batches: [[[Float]]] = []
-        while pending[0].count >= batchLength {
-            batches.append(pending.map { Array($0[0..<batchLength]) })
-            for signal in pending.indices { pending[signal].removeFirst(batchLength) }
-            nextBatchFirstSample += Int64(batchLength)
+        var completed = [[[Float]]](repeating: [], count: signals.count)
+        for (index, samples) in signals.enumerated() {
+            var offset = 0
+            while offset < samples.count {
+                if pending[index].isEmpty { pending[index].reserveCapacity(batchLength) }
+                let take = min(batchLength - pending[index].count, samples.count - offset)
+                pending[index].append(contentsOf: samples[offset..<(offset + take)])
+                offset += take
+                if pending[index].count == batchLength {
+                    completed[index].append(pending[index])
+                    pending[index] = []
+                }
+            }
         }
-        return batches
+        let count = completed[0].count
+        nextBatchFirstSample += Int64(count * batchLength)
+        return (0..<count).map { batch in completed.map { $0[batch] } }
     }
 }
