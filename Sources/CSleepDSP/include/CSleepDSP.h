@@ -15,5 +15,6 @@
 #include "sa_event_net.h"
 #include "sa_breathing.h"
 #include "sa_sample_checks.h"
+#include "sa_interleave.h"
 
 #endif

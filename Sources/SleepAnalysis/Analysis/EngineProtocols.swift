@@ -9,6 +9,14 @@ package protocol AudioEventsEngine: AnyObject {
     func process(_ batch: AudioBatch) -> EventDetectorOutput
     /// Closes events still open at the end of the stream.
     func finish() -> EventDetectorOutput
+    /// How far back the events reported from now on (by `process` or `finish`) can begin; nil when the engine
+    /// cannot tell.
+    var eventReach: EventReach? { get }
+}
+
+extension AudioEventsEngine {
+    /// Unknown: every event start is possible.
+    package var eventReach: EventReach? { nil }
 }
 
 /// Measures the breathing rate.

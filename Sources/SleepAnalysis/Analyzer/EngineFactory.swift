@@ -132,4 +132,5 @@ package final class SilentEventsEngine: AudioEventsEngine {
     package init() {}
     package func process(_ batch: AudioBatch) -> EventDetectorOutput { .empty }
     package func finish() -> EventDetectorOutput { .empty }
+    package var eventReach: EventReach? { .never }
 }

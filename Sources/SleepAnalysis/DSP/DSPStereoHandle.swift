@@ -44,6 +44,17 @@ final class DSPStereoHandle {
     /// - Throws: `DSPError` ("stereo analysis") when the core refuses the frame.
     func analyze(primary: [Float], secondary: [Float]) throws(DSPError) -> Cues {
         precondition(primary.count >= frameSize && secondary.count >= frameSize, "a frame of each channel")
+        return try analyze(frameAt: primary, secondary)
+    }
+
+    /// Analyses one frame of each channel, read in place.
+    ///
+    /// - Parameters:
+    ///   - primary: the first of `frameSize` samples of the primary channel.
+    ///   - secondary: the first of `frameSize` samples of the secondary channel.
+    /// - Returns: the frame's cues.
+    /// - Throws: `DSPError` ("stereo analysis") when the core refuses the frame.
+    func analyze(frameAt primary: UnsafePointer<Float>, _ secondary: UnsafePointer<Float>) throws(DSPError) -> Cues {
         var result = sa_stereo_cues()
         try DSPError.check(sa_stereo_analyze(handle, primary, secondary, &result), "stereo analysis")
         return Cues(

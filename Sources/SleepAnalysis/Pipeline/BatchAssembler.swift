@@ -30,8 +30,10 @@ final class BatchAssembler {
         self.layout = layout
         self.sourceChannelCount = sourceChannelCount
         let signals = layout.signalCount(sourceChannelCount: sourceChannelCount)
+        // Two signals are resampled one after the other (planar): the same samples, without interleaving them.
         resampler = try Resampler(
-            inputRate: sourceRate, outputRate: Double(AudioBatch.sampleRate), channelCount: signals)
+            inputRate: sourceRate, outputRate: Double(AudioBatch.sampleRate), channelCount: signals,
+            planar: signals == 2)
         pending = Array(repeating: [], count: signals)
     }
 
@@ -51,13 +53,15 @@ final class BatchAssembler {
                 "audio chunk starts at frame \(chunk.firstFrameIndex), expected \(expectedFrameIndex)")
         }
         expectedFrameIndex += Int64(chunk.frameCount)
-        let input = signalsInterleaved(chunk)
-        return split(try resampler.process(input))
+        if resampler.isPlanar {
+            return batches(adding: try resampler.process(planar: DSPInterleave.planar(chunk.samples)))
+        }
+        return batches(adding: [try resampler.process(signalsInterleaved(chunk))])
     }
 
     /// Flushes the resampler at the end of the stream; returns the last batches, the final one possibly short.
     func finish() throws -> [[[Float]]] {
-        var batches = split(try resampler.flush())
+        var batches = self.batches(adding: resampler.isPlanar ? try resampler.flushChannels() : [try resampler.flush()])
         if let first = pending.first, !first.isEmpty {
             batches.append(pending)
             nextBatchFirstSample += Int64(first.count)
@@ -66,6 +70,7 @@ final class BatchAssembler {
         return batches
     }
 
+    /// The one signal of a mono source, or of a stereo source mixed down.
     private func signalsInterleaved(_ chunk: AudioChunk) -> [Float] {
         switch layout {
         case .perChannel:
@@ -81,29 +86,26 @@ final class BatchAssembler {
         }
     }
 
-    private func split(_ interleaved: [Float]) -> [[[Float]]] {
-        let signals = pending.count
-        guard signals > 0, !interleaved.isEmpty else { return [] }
-        if signals == 1 {
-            pending[0].append(contentsOf: interleaved)
-        } else {
-            let frames = interleaved.count / signals
-            interleaved.withUnsafeBufferPointer { source in
-                for signal in 0..<signals {
-                    let start = pending[signal].count
-                    pending[signal].append(contentsOf: repeatElement(0, count: frames))
-                    pending[signal].withUnsafeMutableBufferPointer { target in
-                        for frame in 0..<frames { target[start + frame] = source[frame * signals + signal] }
-                    }
+    /// Adds the next samples of every signal (as many in each); returns the batches completed. A batch is its
+    /// pending array handed over once full: its samples are copied once, on the way in.
+    private func batches(adding signals: [[Float]]) -> [[[Float]]] {
+        guard signals.count == pending.count, let added = signals.first?.count, added > 0 else { return [] }
+        var completed = [[[Float]]](repeating: [], count: signals.count)
+        for (index, samples) in signals.enumerated() {
+            var offset = 0
+            while offset < samples.count {
+                if pending[index].isEmpty { pending[index].reserveCapacity(batchLength) }
+                let take = min(batchLength - pending[index].count, samples.count - offset)
+                pending[index].append(contentsOf: samples[offset..<(offset + take)])
+                offset += take
+                if pending[index].count == batchLength {
+                    completed[index].append(pending[index])
+                    pending[index] = []
                 }
             }
         }
-        var batches: [[[Float]]] = []
-        while pending[0].count >= batchLength {
-            batches.append(pending.map { Array($0[0..<batchLength]) })
-            for signal in 0..<signals { pending[signal].removeFirst(batchLength) }
-            nextBatchFirstSample += Int64(batchLength)
-        }
-        return batches
+        let count = completed[0].count
+        nextBatchFirstSample += Int64(count * batchLength)
+        return (0..<count).map { batch in completed.map { $0[batch] } }
     }
 }

@@ -27,11 +27,12 @@ public struct StereoEventOutcome: Sendable, Codable {
     public var expectedLevelDifference: Double
 }
 
-/// Runs the stereo event assignment of the SDK (`StereoAnalyzer` cues, `StereoEventArbiter`,
+/// Runs the stereo event assignment of the SDK (`StereoCueFrames` cues, `StereoEventArbiter`,
 /// `StereoEventAssigner`) over a composed scene whose events are known.
 ///
 /// Each channel's detector is `GroundTruthEventsEngine` (the true events, with a detection probability from the
-/// event's SNR on that channel), so the figures measure the spatial assignment, not the detector.
+/// event's SNR on that channel), so the figures measure the spatial assignment, not the detector. That engine does
+/// not tell its `eventReach`, so the cues of every frame are measured.
 public enum StereoSceneEvaluation {
     /// Evaluates one scene.
     ///

@@ -95,4 +95,36 @@ final class ResamplerTests: XCTestCase {
             guard case SleepCycleSdkError.invalidInput = error else { return XCTFail("\(error)") }
         }
     }
+
+    /// A planar converter gives exactly the samples of an interleaved one, channel by channel, whatever the
+    /// chunk sizes, from 44.1 kHz, 48 kHz and 16 kHz (passed through).
+    func test_resampler_planar_givesTheInterleavedSamples_channelByChannel() throws {
+        for rate in [44_100.0, 48_000, 16_000] {
+            let frames = Int(rate * 1.3)
+            let left = TestSignals.noise(count: frames)
+            let right = TestSignals.sine(frequency: 3_000, amplitude: 0.4, sampleRate: rate, count: frames)
+            var interleaved = [Float](repeating: 0, count: 2 * frames)
+            for index in 0..<frames {
+                interleaved[2 * index] = left[index]
+                interleaved[2 * index + 1] = right[index]
+            }
+            let expected = try Self.resample(interleaved, from: rate, to: 16_000, channels: 2)
+            let planar = try Resampler(inputRate: rate, outputRate: 16_000, channelCount: 2, planar: true)
+            var channels: [[Float]] = [[], []]
+            var position = 0
+            var chunk = 1_000
+            while position < frames {
+                let end = min(frames, position + chunk)
+                let block = try planar.process(planar: Array(left[position..<end]) + Array(right[position..<end]))
+                for channel in 0..<2 { channels[channel] += block[channel] }
+                position = end
+                chunk = chunk == 1_000 ? 7_777 : 1_000
+            }
+            let tail = try planar.flushChannels()
+            for channel in 0..<2 { channels[channel] += tail[channel] }
+            XCTAssertEqual(channels[0], stride(from: 0, to: expected.count, by: 2).map { expected[$0] }, "\(rate) Hz")
+            XCTAssertEqual(channels[1], stride(from: 1, to: expected.count, by: 2).map { expected[$0] }, "\(rate) Hz")
+            XCTAssertEqual(channels[0].count, Int((Double(frames) * 16_000 / rate).rounded()), "\(rate) Hz")
+        }
+    }
 }

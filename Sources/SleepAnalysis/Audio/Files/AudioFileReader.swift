@@ -103,25 +103,26 @@ package final class AudioFileReader {
     ///   header announced, or a decoder error from `sf_readf_float` or ``OggOpusDecoder``).
     package func read(maxFrames: Int) throws -> [Float]? {
         guard maxFrames > 0 else { return nil }
-        var block = [Float](repeating: 0, count: maxFrames * channelCount)
-        let got: Int
-        switch decoder {
-        case .oggOpus(let opus):
-            got = try block.withUnsafeMutableBufferPointer { try opus.read(into: $0, maxFrames: maxFrames) }
-        case .sndfile(let handle, let isPcm16):
-            let count =
-                isPcm16
-                ? readPcm16(handle, into: &block, maxFrames: maxFrames)
-                : block.withUnsafeMutableBufferPointer {
-                    sf_readf_float(handle, $0.baseAddress, sf_count_t(maxFrames))
+        var got = 0
+        // The decoder fills the block: it is not zeroed first.
+        let block = try [Float](unsafeUninitializedCapacity: maxFrames * channelCount) { buffer, initialized in
+            switch decoder {
+            case .oggOpus(let opus):
+                got = try opus.read(into: buffer, maxFrames: maxFrames)
+            case .sndfile(let handle, let isPcm16):
+                let count =
+                    isPcm16
+                    ? readPcm16(handle, into: buffer, maxFrames: maxFrames)
+                    : sf_readf_float(handle, buffer.baseAddress, sf_count_t(maxFrames))
+                let errorCode = sf_error(handle)
+                if errorCode != 0 {
+                    throw SleepCycleSdkError.invalidInput(
+                        "\(url.path): decoding failed after \(framesRead) frames "
+                            + "(\(String(cString: sf_error_number(errorCode))))")
                 }
-            let errorCode = sf_error(handle)
-            if errorCode != 0 {
-                throw SleepCycleSdkError.invalidInput(
-                    "\(url.path): decoding failed after \(framesRead) frames "
-                        + "(\(String(cString: sf_error_number(errorCode))))")
+                got = Int(count)
             }
-            got = Int(count)
+            initialized = max(0, got) * channelCount
         }
         if got <= 0 {
             if framesRead < frameCount {
@@ -131,7 +132,6 @@ package final class AudioFileReader {
             return nil
         }
         framesRead += Int64(got)
-        if got < maxFrames { block.removeSubrange(got * channelCount..<block.count) }
         return block
     }
 
@@ -146,17 +146,18 @@ package final class AudioFileReader {
     }
 
     /// Reads 16-bit frames with `sf_readf_short` and scales them to −1...1 into `block`.
-    private func readPcm16(_ handle: OpaquePointer, into block: inout [Float], maxFrames: Int) -> sf_count_t {
-        let samples = maxFrames * channelCount
-        var integers = [Int16](repeating: 0, count: samples)
-        let got = integers.withUnsafeMutableBufferPointer {
-            sf_readf_short(handle, $0.baseAddress, sf_count_t(maxFrames))
+    private func readPcm16(
+        _ handle: OpaquePointer, into block: UnsafeMutableBufferPointer<Float>, maxFrames: Int
+    ) -> sf_count_t {
+        var got: sf_count_t = 0
+        // Read into memory that is not zeroed first; only the frames read are converted.
+        let integers = [Int16](unsafeUninitializedCapacity: maxFrames * channelCount) { buffer, initialized in
+            got = sf_readf_short(handle, buffer.baseAddress, sf_count_t(maxFrames))
+            initialized = max(0, Int(got)) * channelCount
         }
         guard got > 0 else { return got }
-        block.withUnsafeMutableBufferPointer { output in
-            integers.withUnsafeBufferPointer { input in
-                for index in 0..<(Int(got) * channelCount) { output[index] = Float(input[index]) * (1 / 32_768) }
-            }
+        integers.withUnsafeBufferPointer { input in
+            for index in 0..<(Int(got) * channelCount) { block[index] = Float(input[index]) * (1 / 32_768) }
         }
         return got
     }

@@ -110,6 +110,16 @@ package final class EventDetector {
         return takeOutput()
     }
 
+    /// How far back the events this detector reports from now on can begin: an open event's start, and for
+    /// events not yet open the start of a window ending now (every later window starts after it, and an event
+    /// begins inside the window that opens it). Before the first batch, any time.
+    package var eventReach: EventReach? {
+        guard origin != nil else { return EventReach(openEventStart: nil, earliestNewEventStart: .distantPast) }
+        let openStart = trackers.compactMap { $0.tracker.open?.start }.min()
+        let windowStart = Double(max(0, totalFrames - Int64(model.windowFrames))) * Self.frameSeconds
+        return EventReach(openEventStart: openStart.map(date), earliestNewEventStart: date(windowStart))
+    }
+
     // MARK: - Windows
 
     private func evaluateWindow(start: Int64, frames: Int) {

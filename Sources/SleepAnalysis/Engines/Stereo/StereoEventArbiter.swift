@@ -3,7 +3,11 @@ import Foundation
 /// Detects events on both channels of a stereo source and gives each to the sleeper who made it.
 ///
 /// Per one-second batch pair it runs one events engine per channel and measures stereo cues (GCC-PHAT time
-/// difference and level difference) on 64-ms frames. When an event closes on either channel, its cues over the
+/// difference and level difference) on 64-ms frames (`StereoCueFrames`), only where an event can lie: from the
+/// start of any event an engine reports or holds open. Frames that a later event could still cover wait
+/// unmeasured, back to the earliest start the engines allow (`AudioEventsEngine.eventReach`); older ones are never
+/// measured. An engine that cannot tell its reach gets every frame measured. When an event closes on either
+/// channel, its cues over the
 /// event's interval (confidence-weighted median delay, energy level difference, each channel's detection
 /// strength) decide its owner through `StereoEventAssigner`. An event already given to a sleeper from the other
 /// channel's detection is not given twice.
@@ -38,14 +42,6 @@ package final class StereoEventArbiter {
         var assignment: ChannelAssignment
     }
 
-    private struct FrameCue {
-        var time: Date
-        var delay: Double
-        var confidence: Double
-        var primaryEnergy: Double
-        var secondaryEnergy: Double
-    }
-
     private struct BatchProbabilities {
         var interval: DateInterval
         var primary: [EventType: Float]
@@ -55,13 +51,14 @@ package final class StereoEventArbiter {
     private let assigner: StereoEventAssigner
     private let makeEngine: (AnalysisChannel) -> any AudioEventsEngine
     private var engines: [any AudioEventsEngine]?
-    private let analyzer: StereoAnalyzer
-    private var cues: [FrameCue] = []
+    private let frames: StereoCueFrames
     private var probabilities: [BatchProbabilities] = []
     private var delivered: [AnalysisChannel: [Event]] = [:]
     private var pending: [AnalysisChannel: [Event]] = [:]
     private var pendingStarts: [AnalysisChannel: [EventStartedInfo]] = [:]
     private var announced: [AnalysisChannel: [EventStartedInfo]] = [:]
+    /// Seconds before an engine's earliest new event start from which waiting frames are still kept.
+    static let reachMargin: TimeInterval = 0.5
     /// Two starts of one type on one channel closer than this (seconds) are one event heard on both channels.
     static let sameStartTolerance: TimeInterval = 3
     private var attached: Set<AnalysisChannel> = []
@@ -80,9 +77,8 @@ package final class StereoEventArbiter {
         assigner = StereoEventAssigner(config: config)
         self.makeEngine = makeEngine
         let maximumDelay = max(config.microphoneSpacing / config.speedOfSound * 1.5, 0.001)
-        analyzer = try StereoAnalyzer(
-            sampleRate: Double(AudioBatch.sampleRate), frameSize: Self.cueFrameLength, hopSize: Self.cueFrameLength,
-            maxDelaySeconds: maximumDelay)
+        frames = try StereoCueFrames(
+            sampleRate: Double(AudioBatch.sampleRate), frameLength: Self.cueFrameLength, maxDelaySeconds: maximumDelay)
     }
 
     /// Starts queueing events for `channel` (its session's engine calls this); starts the engines if needed.
@@ -93,11 +89,16 @@ package final class StereoEventArbiter {
 
     /// Analyses one batch of each channel; afterwards `take(for:)` gives each channel's session its events and
     /// `probabilities(for:batchStartingAt:)` the batch's detection probabilities.
-    /// Cues are measured all the time; the engines run only while a channel is attached.
+    /// The engines run only while a channel is attached, and cues are measured only where their events can be.
     package func process(primary: AudioBatch, secondary: AudioBatch) {
-        measureCues(primary, secondary)
-        guard let engines else { return }
+        frames.add(primary: primary, secondary: secondary)
+        guard let engines else {
+            // A new engine's events begin in the batches it analyses.
+            frames.discardUnmeasured(before: .distantFuture)
+            return
+        }
         let updates = [engines[0].process(primary), engines[1].process(secondary)]
+        measureCues(for: updates, engines: engines)
         probabilities.append(
             BatchProbabilities(
                 interval: DateInterval(start: primary.startTime, end: primary.endTime),
@@ -131,7 +132,9 @@ package final class StereoEventArbiter {
     /// When the other channel stays attached, fresh engines carry on for it.
     package func finish(for channel: AnalysisChannel) -> [Event] {
         if let engines {
-            distribute([engines[0].finish(), engines[1].finish()])
+            let updates = [engines[0].finish(), engines[1].finish()]
+            measureCues(for: updates, engines: nil)
+            distribute(updates)
             self.engines = nil
         }
         let events = take(for: channel)
@@ -144,9 +147,12 @@ package final class StereoEventArbiter {
         return events
     }
 
+    /// How many stereo-cue frames were measured so far, for tests and diagnostics.
+    var cueFramesMeasured: Int { frames.measuredCount }
+
     /// The cues of an event interval, for tests and diagnostics.
     func cues(for type: EventType, over interval: DateInterval) -> EventStereoCues {
-        let inside = cues.filter { interval.contains($0.time) }
+        let inside = frames.measured.filter { interval.contains($0.time) }
         let strong = inside.filter { $0.confidence > 0 }
         var result = EventStereoCues(
             // Loud frames carry the event's direct sound; quiet ones mostly room tone and reverberation.
@@ -168,28 +174,27 @@ package final class StereoEventArbiter {
 
     // MARK: - Internals
 
-    private func measureCues(_ primary: AudioBatch, _ secondary: AudioBatch) {
-        let length = min(primary.samples.count, secondary.samples.count)
-        let frames: [StereoCues]
-        do {
-            frames = try analyzer.process(
-                primary: Array(primary.samples[0..<length]), secondary: Array(secondary.samples[0..<length]))
-        } catch {
+    /// Measures the cues of the waiting frames that an event reported in `updates`, or one the engines still
+    /// track, can cover, and drops those no event can cover any more. With an engine that cannot tell, or none
+    /// left (`finish`), every waiting frame an event of `updates` may need is measured.
+    private func measureCues(for updates: [EventDetectorOutput], engines: [any AudioEventsEngine]?) {
+        guard frames.hasUnmeasured else { return }
+        let reported = updates.flatMap { $0.started.map(\.startTime) + $0.ended.map(\.interval.start) }
+        guard let engines else {
+            if let earliest = reported.min() { frames.measure(from: earliest) }
             return
         }
-        let rate = Double(AudioBatch.sampleRate)
-        for frame in frames {
-            // Frame i covers the cueFrameLength samples ending at sample (i + 1) * hop of the stream.
-            let end = Int64(frame.frameIndex + 1) * Int64(Self.cueFrameLength) - primary.firstSampleIndex
-            let start = max(0, Int(end) - Self.cueFrameLength)
-            let stop = min(length, Int(end))
-            guard start < stop else { continue }
-            let time = primary.startTime.addingTimeInterval(Double(start + stop) / 2 / rate)
-            cues.append(
-                FrameCue(
-                    time: time, delay: frame.delaySeconds, confidence: frame.confidence,
-                    primaryEnergy: energy(primary.samples[start..<stop]),
-                    secondaryEnergy: energy(secondary.samples[start..<stop])))
+        let reaches = engines.map(\.eventReach)
+        guard reaches.allSatisfy({ $0 != nil }) else {
+            frames.measure(from: .distantPast)
+            return
+        }
+        if let earliest = (reported + reaches.compactMap { $0?.openEventStart }).min() {
+            frames.measure(from: earliest)
+        }
+        // A margin against rounding: the frames' times and the events' starts are computed apart.
+        if let newStart = reaches.compactMap({ $0?.earliestNewEventStart }).min() {
+            frames.discardUnmeasured(before: newStart.addingTimeInterval(-Self.reachMargin))
         }
     }
 
@@ -242,17 +247,16 @@ package final class StereoEventArbiter {
     }
 
     private func forget(before time: Date) {
-        if let keep = cues.firstIndex(where: { $0.time >= time }), keep > 0 { cues.removeFirst(keep) }
-        probabilities.removeAll { $0.interval.end < time }
+        frames.forget(before: time)
+        frames.discardUnmeasured(before: time)
+        // Batches come in time order: the old ones are a prefix.
+        let stale = probabilities.prefix { $0.interval.end < time }.count
+        if stale > 0 { probabilities.removeFirst(stale) }
         for channel in attached {
             delivered[channel]?.removeAll { $0.interval.end < time }
             pending[channel]?.removeAll { $0.interval.end < time }
             announced[channel]?.removeAll { $0.startTime < time }
         }
-    }
-
-    private func energy(_ samples: ArraySlice<Float>) -> Double {
-        samples.reduce(0) { $0 + Double($1) * Double($1) }
     }
 
     private func weightedMedian(_ values: [(value: Double, weight: Double)]) -> Double? {
