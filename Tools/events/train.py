@@ -27,10 +27,11 @@ import spectral_tilt
 import teacher as teacher_targets
 
 C = len(ed.CLASSES)
-# Window kinds of band-limited audio: the dataset's band-limited negatives (build_dataset.py) and the copies of
-# band_limited_copies.py, the latter by name as scored held out.
+# The copies of band_limited_copies.py by kind, named as scored held out.
 COPY_KIND_NAMES = {5: "8kHz", 6: "4kHz", 7: "Opus"}
-BAND_LIMITED_KINDS = (2, 5, 6, 7)
+# What a band-limited specialist (--band-limited-only) trains on. Kind 2 is every band-limited window of a negative
+# clip and nothing else, so a network may learn that version's own traces as "none".
+SPECIALIST_KINDS = {"copies": (5, 6, 7), "copies-and-negatives": (2, 5, 6, 7)}
 
 
 class Options:
@@ -306,10 +307,11 @@ def main():
     ap.add_argument("--band-limited-copies-per-clip", type=int, choices=[1, 2], default=2,
                     help="2: every copy of every clip; 1: one of the file's kinds at random per clip (seeded), for a "
                          "shorter training")
-    ap.add_argument("--band-limited-only", action="store_true",
+    ap.add_argument("--band-limited-only", choices=sorted(SPECIALIST_KINDS), default=None,
                     help="study of a band-limited specialist: train only on band-limited windows of the training "
-                         "folds (the --band-limited-copies, kinds 5-7, and the dataset's band-limited negatives, kind "
-                         "2); no clean, bedroom-mix or room-tone windows. Every kind is still scored")
+                         "folds, `copies` (the --band-limited-copies, kinds 5-7) or `copies-and-negatives` (also the "
+                         "dataset's band-limited negatives, kind 2); no clean, bedroom-mix or room-tone windows. "
+                         "Every kind is still scored")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
@@ -377,7 +379,7 @@ def main():
     if args.band_limited_only:
         if not args.band_limited_copies:
             ap.error("--band-limited-only needs --band-limited-copies")
-        trainable &= np.isin(kind, BAND_LIMITED_KINDS)
+        trainable &= np.isin(kind, SPECIALIST_KINDS[args.band_limited_only])
     rng = np.random.default_rng(0)
     # Background-only scenes (clip -1) are spread over the folds by their item number.
     fold = np.where(clip >= 0, fold_of_row[np.maximum(clip, 0)], item % args.folds)
