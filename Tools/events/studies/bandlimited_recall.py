@@ -3,7 +3,8 @@
 never saw it (train.py --fold-models DIR), as recorded, resampled through 8 kHz (nothing above 4 kHz:
 `augment.band_limit`), low-passed at 4 kHz at 16 kHz (8th-order Butterworth, both directions) and through Ogg Opus
 at 12 kbit/s and back (the package's `EventBandLimit.opus`: `evaluate events --band-limit opus` on the as-recorded
-copies), through `sleepanalysis evaluate events`.
+copies), and through the package's 8-kHz and 4-kHz copies (`--band-limit 8k`, `4k`: the training copies' filters),
+through `sleepanalysis evaluate events`.
 
     python3 Tools/events/studies/bandlimited_recall.py --folds-dir DIR --root / --json OUT.json
 
@@ -36,6 +37,10 @@ VARIANTS = {
     "resampled8kHz": (augment.band_limit, None),
     "lowPass4kHz": (lambda x: signal.sosfiltfilt(LOW_PASS, x).astype(np.float32), None),
     "opus12kbps": (lambda x: x, "opus"),
+    # The package's own copies, as band_limited_copies.py makes the training copies (libsoxr through 8 kHz; the
+    # 129-tap 4-kHz low-pass): a network trained on them is scored on the filters it knows.
+    "package8kHz": (lambda x: x, "8k"),
+    "package4kHz": (lambda x: x, "4k"),
 }
 
 
