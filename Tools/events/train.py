@@ -27,6 +27,11 @@ import spectral_tilt
 import teacher as teacher_targets
 
 C = len(ed.CLASSES)
+# The copies of band_limited_copies.py by kind, named as scored held out.
+COPY_KIND_NAMES = {5: "8kHz", 6: "4kHz", 7: "Opus"}
+# What a band-limited specialist (--band-limited-only) trains on. Kind 2 is every band-limited window of a negative
+# clip and nothing else, so a network may learn that version's own traces as "none".
+SPECIALIST_KINDS = {"copies": (5, 6, 7), "copies-and-negatives": (2, 5, 6, 7)}
 
 
 class Options:
@@ -137,6 +142,17 @@ def report(truth, pred):
         conf.setdefault(t, {}).setdefault(p, 0)
         conf[t][p] += 1
     return {"macroF1": round(macro, 4), "classes": per, "confusion": conf}
+
+
+def copy_report(truth, pred):
+    """The held-out band-limited copies of one kind scored like the clean clips, plus the share of the negatives'
+    copies (truth none) given an event: their false-alarm rate."""
+    out = report(truth, pred)
+    negatives = [k for k in truth if truth[k] == 0]
+    out["negatives"] = len(negatives)
+    out["negativesFalseAlarmRate"] = round(sum(1 for k in negatives if pred[k] != 0) / max(len(negatives), 1), 4)
+    out["recall"] = {name: v["recall"] for name, v in out["classes"].items()}
+    return out
 
 
 def export(path, model, X, M, y, clip, kind, rows, options, threshold):
@@ -291,6 +307,11 @@ def main():
     ap.add_argument("--band-limited-copies-per-clip", type=int, choices=[1, 2], default=2,
                     help="2: every copy of every clip; 1: one of the file's kinds at random per clip (seeded), for a "
                          "shorter training")
+    ap.add_argument("--band-limited-only", choices=sorted(SPECIALIST_KINDS), default=None,
+                    help="study of a band-limited specialist: train only on band-limited windows of the training "
+                         "folds, `copies` (the --band-limited-copies, kinds 5-7) or `copies-and-negatives` (also the "
+                         "dataset's band-limited negatives, kind 2); no clean, bedroom-mix or room-tone windows. "
+                         "Every kind is still scored")
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
@@ -355,6 +376,10 @@ def main():
         names = set(args.train_datasets.split(","))
         row_kept = np.array([row.get("dataset", "") in names for row in rows])
         trainable = np.where(clip >= 0, row_kept[np.maximum(clip, 0)], True)
+    if args.band_limited_only:
+        if not args.band_limited_copies:
+            ap.error("--band-limited-only needs --band-limited-copies")
+        trainable &= np.isin(kind, SPECIALIST_KINDS[args.band_limited_only])
     rng = np.random.default_rng(0)
     # Background-only scenes (clip -1) are spread over the folds by their item number.
     fold = np.where(clip >= 0, fold_of_row[np.maximum(clip, 0)], item % args.folds)
@@ -364,6 +389,8 @@ def main():
         truth_clean, pred_clean, truth_aug, pred_aug = {}, {}, {}, {}
         oof = np.zeros((len(X), C), np.float32)
         bl_total = bl_false = bg_total = bg_false = 0
+        copy_kinds = [int(k) for k in np.unique(kind) if k in COPY_KIND_NAMES]
+        truth_copies, pred_copies = {k: {} for k in copy_kinds}, {k: {} for k in copy_kinds}
         for f in range(args.folds):
             t0 = time.time()
             tr = (fold != f) & (y >= 0) & trainable
@@ -396,7 +423,9 @@ def main():
             probabilities = predict_model(model, X[te], P[te] if P is not None else None)
             if args.oof:
                 oof[te] = probabilities
-            for k_kind, tdict, pdict in ((0, truth_clean, pred_clean), (1, truth_aug, pred_aug)):
+            scored = [(0, truth_clean, pred_clean), (1, truth_aug, pred_aug)]
+            scored += [(k, truth_copies[k], pred_copies[k]) for k in copy_kinds]
+            for k_kind, tdict, pdict in scored:
                 sel = kind[te] == k_kind
                 lab = clip_labels(probabilities[sel], item[te][sel], thresholds)
                 clip_of_item = dict(zip(item[te][sel], clip[te][sel]))
@@ -424,10 +453,13 @@ def main():
         figures["bandLimitedNegatives"] = bl_total
         figures["roomToneScenesFalseAlarmRate"] = round(bg_false / max(bg_total, 1), 4)
         figures["roomToneScenes"] = bg_total
+        for k in copy_kinds:
+            figures[f"heldOutCopies{COPY_KIND_NAMES[k]}"] = copy_report(truth_copies[k], pred_copies[k])
         figures["threshold"] = args.threshold
         figures["folds"] = args.folds
         print(json.dumps({k: (v["macroF1"], v["classes"].get("snoring", {}).get("f1"))
-                          if isinstance(v, dict) else v for k, v in figures.items()}), file=sys.stderr)
+                          if isinstance(v, dict) and "macroF1" in v else v for k, v in figures.items()}),
+              file=sys.stderr)
         if args.figures:
             with open(args.figures, "w") as fh:
                 json.dump(figures, fh, indent=1, sort_keys=True)

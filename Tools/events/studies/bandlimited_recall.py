@@ -3,14 +3,17 @@
 never saw it (train.py --fold-models DIR), as recorded, resampled through 8 kHz (nothing above 4 kHz:
 `augment.band_limit`), low-passed at 4 kHz at 16 kHz (8th-order Butterworth, both directions) and through Ogg Opus
 at 12 kbit/s and back (the package's `EventBandLimit.opus`: `evaluate events --band-limit opus` on the as-recorded
-copies), through `sleepanalysis evaluate events`.
+copies), and through the package's 8-kHz and 4-kHz copies (`--band-limit 8k`, `4k`: the training copies' filters),
+through `sleepanalysis evaluate events`.
 
     python3 Tools/events/studies/bandlimited_recall.py --folds-dir DIR --root / --json OUT.json
 
 (run from the repository root after `swift build -c release --product sleepanalysis`; `--root /` for the fold
 manifests of a combined manifest, whose paths are absolute). `--model FILE` scores every fold's clips with that one
 file instead of the fold models (for the shipped file: clips it was trained on, so not a held-out figure). Sources recorded at 8 kHz (cat meows, spoken digits)
-are left out: they are band-limited already. Copies are written under a temporary directory."""
+are left out: they are band-limited already. Copies are written under a temporary directory. `--negatives` also scores
+the held-out negative clips (`breathing`, `other`) through the same variants: the share given any event is their
+false-alarm rate."""
 import argparse
 import json
 import os
@@ -26,6 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import augment  # noqa: E402
 import eventdata as ed  # noqa: E402
 
+NONE = "none"  # the evaluator's label of a negative and of a clip with no event
 LOW_PASS = signal.butter(8, 4000, fs=ed.SAMPLE_RATE, output="sos")
 # Each variant: the change made here before writing the copy, and the package's own copy (`--band-limit`) if any.
 VARIANTS = {
@@ -33,6 +37,10 @@ VARIANTS = {
     "resampled8kHz": (augment.band_limit, None),
     "lowPass4kHz": (lambda x: signal.sosfiltfilt(LOW_PASS, x).astype(np.float32), None),
     "opus12kbps": (lambda x: x, "opus"),
+    # The package's own copies, as band_limited_copies.py makes the training copies (libsoxr through 8 kHz; the
+    # 129-tap 4-kHz low-pass): a network trained on them is scored on the filters it knows.
+    "package8kHz": (lambda x: x, "8k"),
+    "package4kHz": (lambda x: x, "4k"),
 }
 
 
@@ -51,6 +59,8 @@ def main():
     ap.add_argument("--model", default=None, help="one model file for every fold instead of the fold models")
     ap.add_argument("--binary", default=".build/release/sleepanalysis")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--negatives", action="store_true",
+                    help="also score the held-out negatives (breathing, other) and report their false-alarm rate")
     ap.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {','.join(VARIANTS)}")
     args = ap.parse_args()
     types = args.types.split(",")
@@ -59,11 +69,14 @@ def main():
         ap.error(f"--variants: expected some of {','.join(VARIANTS)}, not {args.variants}")
     counts = {v: {t: [0, 0] for t in types} for v in variants}  # [found, clips]
     predicted = {v: {t: {} for t in types} for v in variants}
+    false_alarms = {v: [0, 0] for v in variants}  # [negatives given an event, negatives]
+    negative_labels = {v: {} for v in variants}
     k = 0
     with tempfile.TemporaryDirectory(prefix="sa-bandlimited-") as tmp:
         while os.path.exists(os.path.join(args.folds_dir, f"fold{k}.bin")):
             rows = [r for r in ed.read_manifest(os.path.join(args.folds_dir, f"fold{k}.tsv"))
-                    if r["class"] in types and not ed.is_narrowband(r)]
+                    if (r["class"] in types or (args.negatives and r["class"] in ed.NEGATIVE_CLASSES))
+                    and not ed.is_narrowband(r)]
             for name in variants:
                 change, band_limit = VARIANTS[name]
                 folder = os.path.join(tmp, f"{k}-{name}")
@@ -83,11 +96,21 @@ def main():
                     counts[name][t][1] += sum(row.values())
                     for p, n in row.items():
                         predicted[name][t][p] = predicted[name][t].get(p, 0) + n
+                negatives = confusion.get(NONE, {}) if args.negatives else {}
+                false_alarms[name][0] += sum(n for p, n in negatives.items() if p != NONE)
+                false_alarms[name][1] += sum(negatives.values())
+                for p, n in negatives.items():
+                    negative_labels[name][p] = negative_labels[name].get(p, 0) + n
             print(f"fold {k}: {len(rows)} clips", file=sys.stderr)
             k += 1
     result = {name: {t: {"recall": round(f / n, 4) if n else None, "clips": n, "labelledAs": predicted[name][t]}
                      for t, (f, n) in per.items()} for name, per in counts.items()}
-    print(json.dumps({name: {t: v["recall"] for t, v in per.items()} for name, per in result.items()}))
+    if args.negatives:
+        for name, (f, n) in false_alarms.items():
+            result[name]["negatives"] = {"falseAlarmRate": round(f / n, 4) if n else None, "clips": n,
+                                         "labelledAs": negative_labels[name]}
+    print(json.dumps({name: {t: v.get("recall", v.get("falseAlarmRate")) for t, v in per.items()}
+                      for name, per in result.items()}))
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(result, fh, indent=1, sort_keys=True)
