@@ -92,7 +92,8 @@ final class AnalysisPipeline: Sendable {
         private var inputQuality = InputQualityMonitor()
         /// A replayed two-sleeper recording keeps its first batches (both channels) and sensor readings, in the
         /// order they came, so that a session started on a channel shortly after the source still covers the
-        /// recording from its start; nil once the recording is past `earlyReplayLimit` (or for other sources).
+        /// recording from its start; nil once the recording is past `earlyReplayLimit`, once both channels have a
+        /// session, or for other sources.
         private var earlyInputs: [EarlyInput]?
         /// Something a replayed two-sleeper recording kept of its start.
         private enum EarlyInput {
@@ -150,6 +151,11 @@ final class AnalysisPipeline: Sendable {
                 case .sensor(let data):
                     if session.channel != .secondary { deliver(data, to: session) }
                 }
+            }
+            // Once both sleepers have a session nothing is late any more: the kept start (about 8 MiB of a
+            // two-sleeper minute) is let go, and a session started again later begins where the analysis is.
+            if earlyInputs != nil, Set(sessions.values.map(\.channel)).count == AnalysisChannel.allCases.count {
+                earlyInputs = nil
             }
         }
 

@@ -169,6 +169,28 @@ final class StereoSessionLifecycleTests: SDKTestCase {
         await SleepCycleSdk.stopDataSource()
     }
 
+    /// With both sleepers' sessions running nothing is late: the kept start is let go, so a session started again
+    /// on a channel begins where the analysis is, not at the recording's start.
+    func test_once_both_channels_have_sessions_a_restarted_session_begins_where_the_analysis_is() async throws {
+        try await initializeSDK(features: twoSleepers)
+        let start = Date(timeIntervalSince1970: 1_780_200_000)
+        let audio = try writeNoiseFile(seconds: 3, sampleRate: 16_000, channels: 2, name: "restarted.wav")
+        let source = SleepCycleSdk.createFileDataSource(audio: audio, accelerometer: nil, startTime: start)
+        try await SleepCycleSdk.startDataSource(using: source)
+        await source.waitUntilFinished()
+        let primary = try await SleepCycleSdk.startMultiChannelAnalysis(
+            channel: .primary, config: SleepAnalysisConfig())
+        let secondary = try await SleepCycleSdk.startMultiChannelAnalysis(
+            channel: .secondary, config: SleepAnalysisConfig())
+        _ = try await SleepCycleSdk.stopAnalysis(sessionId: primary)
+        let again = try await SleepCycleSdk.startMultiChannelAnalysis(
+            channel: .primary, config: SleepAnalysisConfig())
+        let result = try await SleepCycleSdk.stopAnalysis(sessionId: again)
+        XCTAssertEqual(result.startTime.timeIntervalSince(start), 3, accuracy: 0.05)
+        _ = try await SleepCycleSdk.stopAnalysis(sessionId: secondary)
+        await SleepCycleSdk.stopDataSource()
+    }
+
     /// Writes 20 s of accelerometer readings at 50 Hz: still, four seconds of vigorous shaking from 8 s, still again.
     private func writeShakenAccelerometer(name: String) throws -> URL {
         var rows = ["timestamp,x,y,z"]
