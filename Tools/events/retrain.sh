@@ -9,25 +9,44 @@
 # Needs Python 3 with numpy, scipy, scikit-learn, soundfile and torch (CPU), all from PyPI. Two to five hours on two
 # cores (the cross-validation of each network takes about 20 to 100 minutes, depending on the machine's load, and
 # its final training 5 to 15).
+#
+# A run that stops part-way (the machine goes down) resumes when started again with the same arguments: the joined
+# manifest is replaced only when it changed, a dataset already built is kept, and train.py --resume keeps every fold
+# and final model trained before with the same options, inputs and code (checkpoints.py). SLEEPANALYSIS_RETRAIN_FRESH=1
+# starts from nothing (do so after a change to the package's features: a kept dataset holds the old ones).
 set -euo pipefail
 CLIPS="${1:-../shared/data/audio}"
 IMPORTED="${2:-${SLEEPANALYSIS_IMPORT_DIR:-/work/imported-sounds}/audio}"
 W="${TMPDIR:-/tmp}/sleepanalysis-events"
+[ "${SLEEPANALYSIS_RETRAIN_FRESH:-0}" = 1 ] && rm -rf "$W"
 mkdir -p "$W"
 if [ "$IMPORTED" = none ]; then
-    python3 Tools/events/combine_manifests.py --manifest "shared=$CLIPS/MANIFEST.tsv" --out "$W/MANIFEST.tsv"
+    python3 Tools/events/combine_manifests.py --manifest "shared=$CLIPS/MANIFEST.tsv" --out "$W/MANIFEST.new.tsv"
 else
     [ -f "$IMPORTED/MANIFEST.tsv" ] || { echo "no $IMPORTED/MANIFEST.tsv: run Tools/data/import-debian-sounds.sh" >&2; exit 1; }
     python3 Tools/events/combine_manifests.py --manifest "shared=$CLIPS/MANIFEST.tsv" \
-        --manifest "debian=$IMPORTED/MANIFEST.tsv" --out "$W/MANIFEST.tsv"
+        --manifest "debian=$IMPORTED/MANIFEST.tsv" --out "$W/MANIFEST.new.tsv"
 fi
 M="$W/MANIFEST.tsv"
+if cmp -s "$W/MANIFEST.new.tsv" "$M"; then
+    rm "$W/MANIFEST.new.tsv"
+else  # other clips: nothing built from the old manifest is kept
+    rm -f "$W"/dataset*.npz "$W/band-limited-copies.npz"
+    mv "$W/MANIFEST.new.tsv" "$M"
+fi
+# build OUT COMMAND...: run COMMAND (which writes OUT) unless OUT is there; OUT appears only when whole.
+build() {
+    local out="$1"; shift
+    [ -f "$out" ] && { echo "kept $out" >&2; return; }
+    "$@" --out "$W/partial.npz"
+    mv "$W/partial.npz" "$out"
+}
 DATA=/  # the combined manifest's paths are absolute
 swift build -c release --product sleepanalysis
 # Two augmentation draws (seeds 1 and 2) of the clean clips' bedroom scenes, with each window's log-mel frames.
 for seed in 1 2; do
-    OMP_NUM_THREADS=1 python3 Tools/events/build_dataset.py --manifest "$M" --root "$DATA" \
-        --out "$W/dataset$seed.npz" --binary .build/release/sleepanalysis --log-mel --seed "$seed"
+    build "$W/dataset$seed.npz" env OMP_NUM_THREADS=1 python3 Tools/events/build_dataset.py --manifest "$M" \
+        --root "$DATA" --binary .build/release/sleepanalysis --log-mel --seed "$seed"
 done
 DATASETS="$W/dataset1.npz,$W/dataset2.npz"
 # SLEEPANALYSIS_BAND_LIMITED_COPIES=1: also train on the package's band-limited copies of every clean clip (8 kHz and
@@ -36,8 +55,8 @@ DATASETS="$W/dataset1.npz,$W/dataset2.npz"
 # SLEEPANALYSIS_BAND_LIMITED_COPY_KINDS=8k,4k,opus adds the Ogg Opus copies (12 kbit/s; not trained with yet).
 COPIES=()
 if [ "${SLEEPANALYSIS_BAND_LIMITED_COPIES:-0}" = 1 ]; then
-    OMP_NUM_THREADS=1 python3 Tools/events/band_limited_copies.py --manifest "$M" --root "$DATA" \
-        --out "$W/band-limited-copies.npz" --binary .build/release/sleepanalysis --log-mel \
+    build "$W/band-limited-copies.npz" env OMP_NUM_THREADS=1 python3 Tools/events/band_limited_copies.py \
+        --manifest "$M" --root "$DATA" --binary .build/release/sleepanalysis --log-mel \
         --copies "${SLEEPANALYSIS_BAND_LIMITED_COPY_KINDS:-8k,4k}"
     COPIES=(--band-limited-copies "$W/band-limited-copies.npz")
 fi
@@ -47,11 +66,11 @@ fi
 # 64 channels; seed 0).
 for seed in 0 100; do
     python3 Tools/events/train.py --data "$DATASETS" "${COPIES[@]}" --manifest "$M" --members 1 --conv2d --channels 8,16,32 \
-        --eq-copies 2 --eq-shift-bands 3 --seed "$seed" --cv --fold-models "$W/folds$seed" \
+        --eq-copies 2 --eq-shift-bands 3 --seed "$seed" --cv --resume --fold-models "$W/folds$seed" \
         --oof "$W/oof$seed.npz" --out "$W/events$seed.bin"
 done
 python3 Tools/events/train.py --data "$DATASETS" "${COPIES[@]}" --manifest "$M" --members 1 --band-group 1 \
-    --eq-copies 2 --eq-shift-bands 3 --seed 0 --cv --fold-models "$W/folds1d" --oof "$W/oof1d.npz" \
+    --eq-copies 2 --eq-shift-bands 3 --seed 0 --cv --resume --fold-models "$W/folds1d" --oof "$W/oof1d.npz" \
     --out "$W/events1d.bin"
 # One cascade of the three: the others run where the first gives an event type 0.2 or more; snoring is the mean of
 # the two band-and-time networks, every other type the mean of all three. The fold models and the out-of-fold

@@ -16,6 +16,7 @@ import time
 import numpy as np
 from sklearn.neural_network import MLPClassifier
 
+import checkpoints
 import clip_loss
 import context_statistics
 import ensemble
@@ -316,7 +317,13 @@ def main():
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
                     help="also write each fold's model and its held-out manifest here (fold<k>.bin, fold<k>.tsv)")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the folds (in --fold-models) and the final model (--out) an earlier run with the same "
+                         "options, inputs and code finished; train only the rest (checkpoints.py)")
     args = ap.parse_args()
+    if args.resume and args.cv and not args.fold_models:
+        ap.error("--resume with --cv needs --fold-models (where the finished folds are kept)")
+    run_print = checkpoints.fingerprint(args) if args.resume else None
     eventnet.FRAME_GROUP = args.frame_group
     eventnet.BAND_GROUP = args.band_group
     options = Options(args.network, (int(v) for v in args.hidden.split(",")),
@@ -391,8 +398,9 @@ def main():
         bl_total = bl_false = bg_total = bg_false = 0
         copy_kinds = [int(k) for k in np.unique(kind) if k in COPY_KIND_NAMES]
         truth_copies, pred_copies = {k: {} for k in copy_kinds}, {k: {} for k in copy_kinds}
-        for f in range(args.folds):
-            t0 = time.time()
+
+        def train_fold(f, te):
+            """Train fold f's model on the other folds, write it (--fold-models) and give its probabilities on te."""
             tr = (fold != f) & (y >= 0) & trainable
             y_fit = y
             if args.teacher_bound:
@@ -419,8 +427,20 @@ def main():
                     for r_i, row in enumerate(rows):
                         if fold_of_row[r_i] == f:
                             fh.write("\t".join(row.values()) + "\n")
-            te = fold == f
             probabilities = predict_model(model, X[te], P[te] if P is not None else None)
+            if args.resume:
+                checkpoints.save_fold(args.fold_models, f, run_print, probabilities)
+            return probabilities
+
+        for f in range(args.folds):
+            t0 = time.time()
+            te = fold == f
+            probabilities = (checkpoints.load_fold(args.fold_models, f, run_print, int(te.sum()))
+                             if args.resume else None)
+            if probabilities is not None:
+                print(f"fold {f}: kept from an earlier run", file=sys.stderr)
+            else:
+                probabilities = train_fold(f, te)
             if args.oof:
                 oof[te] = probabilities
             scored = [(0, truth_clean, pred_clean), (1, truth_aug, pred_aug)]
@@ -463,11 +483,15 @@ def main():
         if args.figures:
             with open(args.figures, "w") as fh:
                 json.dump(figures, fh, indent=1, sort_keys=True)
-    if args.out:
+    if args.out and args.resume and checkpoints.final_model_done(args.out, run_print):
+        print(f"kept {args.out} from an earlier run", file=sys.stderr)
+    elif args.out:
         tr = (y >= 0) & trainable
         options.bag_mask = np.ones(len(y), bool)
         model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], args.seed, options, tr)
         export(args.out, model, X, M, y, clip, kind, rows, options, args.threshold)
+        if args.resume:
+            checkpoints.mark_final_model(args.out, run_print)
         print(f"wrote {args.out}", file=sys.stderr)
 
 if __name__ == "__main__":
