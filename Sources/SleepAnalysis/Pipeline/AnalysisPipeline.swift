@@ -11,11 +11,19 @@ final class AnalysisPipeline: Sendable {
         case data(SensorData)
         case sourceFinished(SleepCycleSdkError?)
         case perform(@Sendable (Core) -> Void)
+
+        /// Samples a message's place in the queue stands for: audio by its sample count in half-seconds of
+        /// 16-kHz mono (8,000 samples), at least 1; anything else 1.
+        @Sendable static func queueWeight(_ message: Message) -> Int {
+            guard case .data(.audio(let chunk)) = message else { return 1 }
+            return max(1, chunk.samples.count / 8_000)
+        }
     }
 
     /// The data source.
     let source: any DataSource
-    private let queue = BoundedQueue<Message>(capacity: 32)
+    /// Sixteen seconds of 16-kHz mono audio (32 half-second chunks), three of 44.1-kHz stereo: the same samples.
+    private let queue = BoundedQueue<Message>(capacity: 32, weight: Message.queueWeight)
     private let finished = CompletionSignal()
 
     /// Creates the pipeline of `source` and starts its thread (the source starts with `startSource()`).

@@ -28,8 +28,9 @@ final class BoundedQueueTests: XCTestCase {
             } else {
                 _ = queue.take(timeout: 1)
             }
+            // Released as soon as taken: a queue of audio chunks must not hold consumed samples.
+            XCTAssertEqual(released.count, round + 1, "the element taken in round \(round) is still referenced")
         }
-        XCTAssertGreaterThanOrEqual(released.count, 200 - 4, "consumed elements must not stay referenced")
     }
 
     func test_queue_blocks_the_producer_when_full_and_drains_after_close() {
@@ -68,5 +69,48 @@ final class BoundedQueueTests: XCTestCase {
         // A full queue's producer sleeps until it is half empty: about one wake-up per 4 elements here, where
         // waking on every element (as before) costs one or two per element.
         XCTAssertLessThan(queue.wakeUpCount, elements / 2, "wake-ups: \(queue.wakeUpCount)")
+    }
+
+    /// The pipeline's queue weighs audio by its samples: heavy chunks fill it sooner than light ones.
+    private final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var raised = false
+        func raise() { lock.withLock { raised = true } }
+        var isRaised: Bool { lock.withLock { raised } }
+    }
+
+    func test_a_weighted_queue_counts_weights_against_its_capacity() {
+        let queue = BoundedQueue<Int>(capacity: 4, weight: { $0 })
+        XCTAssertTrue(queue.put(9), "an element heavier than the capacity goes into an empty queue")
+        XCTAssertEqual(queue.take(), 9)
+        XCTAssertTrue(queue.put(3))
+        XCTAssertTrue(queue.put(3))  // weight 3 < 4 when it came: let in
+        let returned = Flag()
+        let third = expectation(description: "the light element goes in once the weight is down to half")
+        Thread {
+            queue.put(1)
+            returned.raise()
+            third.fulfill()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertFalse(returned.isRaised, "weight 6 of 4: the producer waits")
+        XCTAssertEqual(queue.take(), 3)
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertFalse(returned.isRaised, "weight 3, above half the capacity: still waiting")
+        XCTAssertEqual(queue.take(), 3)
+        wait(for: [third], timeout: 2)
+        XCTAssertEqual(queue.take(), 1)
+    }
+
+    func test_the_pipeline_weighs_audio_by_its_samples_and_commands_as_one() {
+        let stereo = AudioChunk(
+            samples: [Float](repeating: 0, count: 44_100), channelCount: 2, sampleRate: 44_100, firstFrameIndex: 0)
+        let mono = AudioChunk(
+            samples: [Float](repeating: 0, count: 8_000), channelCount: 1, sampleRate: 16_000, firstFrameIndex: 0)
+        let tiny = AudioChunk(samples: [0, 0], channelCount: 1, sampleRate: 16_000, firstFrameIndex: 0)
+        XCTAssertEqual(AnalysisPipeline.Message.queueWeight(.data(.audio(stereo))), 5)
+        XCTAssertEqual(AnalysisPipeline.Message.queueWeight(.data(.audio(mono))), 1)
+        XCTAssertEqual(AnalysisPipeline.Message.queueWeight(.data(.audio(tiny))), 1)
+        XCTAssertEqual(AnalysisPipeline.Message.queueWeight(.sourceFinished(nil)), 1)
     }
 }
