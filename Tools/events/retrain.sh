@@ -94,3 +94,8 @@ python3 Tools/events/crosscheck.py --folds-dir "$W/folds" --root "$DATA" --out M
 python3 Tools/events/signature.py --data "$W/dataset1.npz" --manifest "$M" --figures Models/events.signature.json
 swift build -c release --product sleepanalysis-bench
 .build/release/sleepanalysis-bench events --hours 1
+# Issue 26's checks against the model shipped before this run (informative: a failed check does not fail the script).
+if git show HEAD:Models/events.figures.json > "$W/shipped-figures.json" 2>/dev/null; then
+    python3 Tools/events/studies/compare_figures.py --shipped "$W/shipped-figures.json" \
+        --new Models/events.figures.json | tee "$W/comparison.md" || true
+fi
