@@ -49,4 +49,24 @@ final class AudioFileRoundTripTests: XCTestCase {
             guard case SleepCycleSdkError.invalidInput = error else { return XCTFail("\(error)") }
         }
     }
+
+    /// WAV files are opened as RF64 (so that one past 4 GiB keeps true sizes) and closed as plain RIFF/WAVE when
+    /// smaller: what every WAV reader takes, with the data size in its header.
+    func test_wav_under_4_GiB_is_plain_riff_wave_with_its_true_data_size() throws {
+        for format: AudioFileWriter.Format in [.wav16, .wavFloat] {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("riff-\(UUID().uuidString).wav")
+            defer { try? FileManager.default.removeItem(at: url) }
+            let samples = (0..<3_200).map { Float(($0 % 64) - 32) / 64 }
+            let writer = try AudioFileWriter(url: url, sampleRate: 16_000, channelCount: 2, format: format)
+            try writer.write(samples)
+            try writer.close()
+            let bytes = [UInt8](try Data(contentsOf: url))
+            XCTAssertEqual(String(decoding: bytes[0..<4], as: UTF8.self), "RIFF", "\(format)")
+            XCTAssertEqual(String(decoding: bytes[8..<12], as: UTF8.self), "WAVE", "\(format)")
+            let riffSize = bytes[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
+            XCTAssertEqual(riffSize, bytes.count - 8, "\(format): the RIFF size counts the whole file")
+            let reader = try AudioFileReader(url: url)
+            XCTAssertEqual(try reader.read(maxFrames: 2_000)?.count, samples.count, "\(format)")
+        }
+    }
 }

@@ -9,9 +9,9 @@ import Foundation
 package final class AudioFileWriter {
     /// A container and sample encoding.
     package enum Format: Sendable {
-        /// RIFF/WAVE, 16-bit signed integers.
+        /// RIFF/WAVE, 16-bit signed integers (RF64 once the file passes 4 GiB, which RIFF sizes cannot count).
         case wav16
-        /// RIFF/WAVE, 32-bit floats.
+        /// RIFF/WAVE, 32-bit floats (RF64 past 4 GiB).
         case wavFloat
         /// FLAC, 16-bit.
         case flac16
@@ -36,8 +36,10 @@ package final class AudioFileWriter {
 
         var libsndfileFormat: Int32 {
             switch self {
-            case .wav16: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
-            case .wavFloat: Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
+            // Written as RF64 and turned into plain RIFF/WAVE on closing when under 4 GiB (`SFC_RF64_AUTO_DOWNGRADE`):
+            // a longer file in RIFF would carry sizes wrapped past 2^32, and readers would stop early without a word.
+            case .wav16: Int32(SF_FORMAT_RF64 | SF_FORMAT_PCM_16)
+            case .wavFloat: Int32(SF_FORMAT_RF64 | SF_FORMAT_FLOAT)
             case .flac16: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
             case .oggVorbis: Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
             case .oggOpus: Int32(SF_FORMAT_OGG | SF_FORMAT_OPUS)
@@ -86,6 +88,10 @@ package final class AudioFileWriter {
             throw SleepCycleSdkError.storageFailure("\(url.path): cannot create (\(String(cString: sf_strerror(nil))))")
         }
         self.handle = handle
+        switch format {
+        case .wav16, .wavFloat: try downgradeToRiffWhenSmall(handle)
+        case .flac16, .oggVorbis, .oggOpus: break
+        }
         if case .oggOpus(let bitsPerSecond) = format {
             var level = Format.opusCompressionLevel(bitsPerSecond: bitsPerSecond)
             let size = Int32(MemoryLayout<Double>.size)
@@ -100,6 +106,15 @@ package final class AudioFileWriter {
 
     deinit {
         if let handle { sf_close(handle) }
+    }
+
+    /// Asks libsndfile to write an RF64 file as plain RIFF/WAVE when it closes under 4 GiB.
+    private func downgradeToRiffWhenSmall(_ handle: OpaquePointer) throws {
+        guard sf_command(handle, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) == SF_TRUE else {
+            try? close()
+            try? FileManager.default.removeItem(at: url)
+            throw SleepCycleSdkError.invalidConfiguration("\(url.path): libsndfile cannot turn RF64 into RIFF/WAVE")
+        }
     }
 
     /// Appends interleaved frames (values in -1...1; `samples.count` must be a multiple of `channelCount`).
