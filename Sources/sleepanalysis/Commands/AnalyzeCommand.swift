@@ -269,17 +269,13 @@ enum AnalyzeCommand: Command {
     ) throws {
         switch format {
         case "json":
-            let encoder = AnalysisReport.makeEncoder()
-            let data: Data
             if reports.count == 1 {
-                data = try encoder.encode(reports[0].report)
+                try AnalysisReport.printJSON(reports[0].report)
             } else {
                 var byChannel: [String: AnalysisReport] = [:]
                 for entry in reports { byChannel[entry.channel ?? "primary"] = entry.report }
-                data = try encoder.encode(byChannel)
+                try AnalysisReport.printJSON(byChannel)
             }
-            FileHandle.standardOutput.write(data)
-            FileHandle.standardOutput.write(Data("\n".utf8))
         case "csv":
             if let outDirectory { try AnalysisCSV.write(AnalysisCSV.tables(reports), to: outDirectory) }
             for entry in reports {

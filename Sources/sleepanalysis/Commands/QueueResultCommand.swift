@@ -25,7 +25,6 @@ enum QueueResultCommand {
             throw CommandLineError(kind: .failure, message: "job \(id) has no result: it \(state)")
         }
         let report = AnalysisReport(result: result, score: SleepScoring.score(result: result, history: []))
-        FileHandle.standardOutput.write(try AnalysisReport.makeEncoder().encode(report))
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        try AnalysisReport.printJSON(report)
     }
 }

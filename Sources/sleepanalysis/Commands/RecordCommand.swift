@@ -69,8 +69,7 @@ enum RecordCommand: Command {
         let report = AnalysisReport(result: result, score: SleepScoring.score(result: result))
         switch format {
         case "json":
-            FileHandle.standardOutput.write(try AnalysisReport.makeEncoder().encode(report))
-            print()
+            try AnalysisReport.printJSON(report)
         case "csv": print(AnalysisCSV.render(result))
         default: print(AnalysisText.render(result, score: report.score))
         }

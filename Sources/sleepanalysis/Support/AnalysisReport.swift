@@ -22,6 +22,14 @@ struct AnalysisReport: Encodable {
         try extra.encode(result.smartAlarmEvents.map(\.json), forKey: .smartAlarm)
     }
 
+    /// Writes `value` (a report, or reports by channel) as JSON and a line break to standard output, member by
+    /// member and element by element (`StreamedJSON`): the same bytes as `makeEncoder().encode(value)` without the
+    /// whole document in memory at once.
+    static func printJSON(_ value: some Encodable) throws {
+        try StreamedJSON.write(value, encoder: makeEncoder()) { FileHandle.standardOutput.write($0) }
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+
     /// The JSON encoder of every report.
     static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
