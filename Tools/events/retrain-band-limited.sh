@@ -10,7 +10,7 @@
 # on the out-of-fold probabilities (nested), then each held-out snoring, talking and coughing clip and each held-out
 # negative scored through the package's own 4-kHz and 8-kHz copies and through other narrow bands by the fold
 # model that never saw it (studies/bandlimited_recall.py): Models/events-band-limited.recall.json.
-# About 1.5 hours on two idle cores after the datasets (which retrain.sh shares: the same work folder).
+# About an hour on two idle cores, datasets included (which retrain.sh shares: the same work folder).
 # Resumes after a stop like retrain.sh (train.py --resume).
 set -euo pipefail
 SLEEPANALYSIS_BAND_LIMITED_COPIES=1

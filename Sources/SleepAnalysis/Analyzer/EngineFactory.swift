@@ -119,7 +119,9 @@ struct EngineFactory: Sendable {
     private func makeEventsEngine(sessionId: UUID, types: Set<EventType>) -> (any AudioEventsEngine)? {
         guard let model = context.models.events, !types.isEmpty else { return nil }
         do {
-            return try EventDetector(model: model, enabledTypes: types, sessionId: sessionId)
+            return try EventDetector(
+                model: model, bandLimitedModel: context.models.bandLimitedEvents, enabledTypes: types,
+                sessionId: sessionId)
         } catch {
             context.logger.error("events engine unavailable: \(error)")
             return nil

@@ -6,10 +6,14 @@ struct ModelCatalog: Sendable, Hashable {
     /// The models, in download order.
     let entries: [ModelCatalogEntry]
 
-    /// The library's models: the sound-event classifier and the sleep-stage model.
+    /// The library's models: the sound-event classifier, its version for band-limited audio, and the sleep-stage
+    /// model.
     static let standard = ModelCatalog(entries: [
         ModelCatalogEntry(
             name: "events", fileName: "events.bin",
+            requiredBy: ["audioEvents", "snoringDetection", "extendedAudioEvents"]),
+        ModelCatalogEntry(
+            name: "events-band-limited", fileName: "events-band-limited.bin",
             requiredBy: ["audioEvents", "snoringDetection", "extendedAudioEvents"]),
         ModelCatalogEntry(
             name: "staging", fileName: "staging.json",

@@ -53,16 +53,20 @@ struct InputQualityMonitor {
                 AnalysisWarning(
                     kind: .lowSampleRate,
                     message: "the audio's sample rate is \(Int(sampleRate)) Hz, below the 16 kHz the detectors were "
-                        + "trained at: nothing above \(Int(sampleRate / 2)) Hz is heard, so snoring, talking, "
-                        + "coughing and the other sound events are missed or under-counted; breathing and staging "
-                        + "from sound are less reliable"))
+                        + "trained at: nothing above \(Int(sampleRate / 2)) Hz is heard. When the first seconds "
+                        + "of sound hold nothing above 4 kHz, sound events are detected with the model trained for "
+                        + "band-limited audio (events-band-limited.bin), which still misses some snoring, talking and "
+                        + "coughing and raises more false alarms than on full-band audio; breathing and staging from "
+                        + "sound are less reliable"))
         } else if bandwidth.isBandLimited {
             warnings.append(
                 AnalysisWarning(
                     kind: .bandLimitedAudio,
                     message: "the audio holds almost nothing above 4 kHz (it was probably recorded or resampled at "
-                        + "8 kHz): snoring, talking, coughing and the other sound events are missed or under-counted"
-                ))
+                        + "8 kHz, or passed through a telephone-band microphone or codec). When the first seconds of "
+                        + "sound hold nothing above 4 kHz too, sound events are detected with the model trained for "
+                        + "band-limited audio (events-band-limited.bin), which still misses some snoring, talking and "
+                        + "coughing and raises more false alarms than on full-band audio"))
         }
         if nonFiniteSamples > 0 {
             warnings.append(

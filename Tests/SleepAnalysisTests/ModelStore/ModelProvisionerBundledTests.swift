@@ -59,9 +59,11 @@ final class ModelProvisionerBundledTests: XCTestCase {
 
     func test_standardCatalog_mapsFeatures_toModels() {
         let catalog = ModelCatalog.standard
-        XCTAssertEqual(catalog.models(neededFor: SleepAnalysisFeatures(snoringDetection: true)).map(\.name), ["events"])
+        XCTAssertEqual(
+            catalog.models(neededFor: SleepAnalysisFeatures(snoringDetection: true)).map(\.name),
+            ["events", "events-band-limited"])
         XCTAssertEqual(catalog.models(neededFor: SleepAnalysisFeatures(smartAlarm: true)).map(\.name), ["staging"])
-        XCTAssertEqual(catalog.models(neededFor: .all).map(\.name), ["events", "staging"])
+        XCTAssertEqual(catalog.models(neededFor: .all).map(\.name), ["events", "events-band-limited", "staging"])
         XCTAssertTrue(catalog.models(neededFor: SleepAnalysisFeatures(multiChannelAnalysis: true)).isEmpty)
     }
 

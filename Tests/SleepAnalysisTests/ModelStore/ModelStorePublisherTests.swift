@@ -14,6 +14,8 @@ final class ModelStorePublisherTests: XCTestCase {
         let folder = directory.url.appendingPathComponent("Models")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try ModelProvisionerTestKit.bytes(3_000, seed: 5).write(to: folder.appendingPathComponent("events.bin"))
+        try ModelProvisionerTestKit.bytes(2_000, seed: 6).write(
+            to: folder.appendingPathComponent("events-band-limited.bin"))
         try Data("{\"dummy\":true}".utf8).write(to: folder.appendingPathComponent("staging.json"))
         return folder
     }
@@ -25,18 +27,19 @@ final class ModelStorePublisherTests: XCTestCase {
             "models", "publish", "--from", try makeModelsFolder().path, "--out", store.path, "--version", "7",
         ])
         XCTAssertEqual(output.status, 0, output.standardError)
-        XCTAssertEqual(output.standardOutput.split(separator: "\n").count, 2)
+        XCTAssertEqual(output.standardOutput.split(separator: "\n").count, 3)
         XCTAssertTrue(FileManager.default.fileExists(atPath: store.appendingPathComponent("events-7.bin").path))
         // When slim provisioning uses it as a file:// store
         let provisioner = ModelProvisioner(
             mode: .slim(baseURL: store), modelsDirectory: directory.url.appendingPathComponent("data/models"),
             bundledModelsDirectory: nil)
         let models = try await provisioner.provision(for: .all)
-        // Then both models are downloaded, byte for byte
+        // Then every model is downloaded, byte for byte
         XCTAssertEqual(
             try Data(contentsOf: try models.url(for: "staging")),
             try Data(contentsOf: directory.url.appendingPathComponent("Models/staging.json")))
         XCTAssertEqual(try models.url(for: "events").lastPathComponent, "events-7.bin")
+        XCTAssertEqual(try models.url(for: "events-band-limited").lastPathComponent, "events-band-limited-7.bin")
     }
 
     func test_publish_throwsModelUnavailable_whenSourceLacksAModel() throws {

@@ -132,6 +132,20 @@ public final class EventClassifierModel: Sendable {
         try load(from: try BundledResources.model("events.bin"))
     }
 
+    /// The name of the model for band-limited audio (`Models/events-band-limited.bin`).
+    static let bandLimitedName = "events-band-limited"
+
+    /// The model for band-limited audio shipped in the package's `Models/` folder: the same outputs and windows as
+    /// `bundled()`, trained also on 8-kHz and 4-kHz copies of every clip. Sessions run it instead of the full-band
+    /// model when their first seconds of sound hold nothing above 4 kHz.
+    ///
+    /// - Returns: The bundled band-limited model.
+    /// - Throws: `SleepCycleSdkError.modelUnavailable` when the build has no bundled model,
+    ///   `.modelIntegrityCheckFailed` when it is corrupt.
+    public static func bundledBandLimited() throws -> EventClassifierModel {
+        try load(from: try BundledResources.model("\(bandLimitedName).bin"))
+    }
+
     /// Parses a model file's bytes.
     ///
     /// - Parameters:

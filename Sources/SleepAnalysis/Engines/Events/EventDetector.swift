@@ -7,15 +7,25 @@ import Foundation
 /// Types the model has no output for (`digestive`: no training data) are never reported. The caller decides
 /// which types are enabled (licence features; movement only when no accelerometer is used). Not thread-safe:
 /// feed it from one task.
+///
+/// Given a band-limited model as well, the detector switches to it, once and for the rest of the stream, when the
+/// first seconds of sound hold nothing above 4 kHz (`BandLimitedModelChoice`); events open at that moment end
+/// there.
 package final class EventDetector {
     /// Seconds per front-end frame.
     static let frameSeconds = 0.01
 
-    let model: EventClassifierModel
+    /// The model in use: the full-band one, or the band-limited one once the detector has switched to it.
+    private(set) var model: EventClassifierModel
     let enabledTypes: Set<EventType>
     let sessionId: UUID
     private let schedule: EventWindowSchedule
-    private let classifier: EventWindowClassifier
+    private var classifier: EventWindowClassifier
+    /// The band-limited model and its classifier, until the detector switches to it or decides not to.
+    private var bandLimited: (model: EventClassifierModel, classifier: EventWindowClassifier)?
+    private var bandLimitedChoice: BandLimitedModelChoice?
+    /// Whether the detector runs the band-limited model (the audio was judged band-limited).
+    package private(set) var usesBandLimitedModel = false
     /// Windows classified so far, and those on which every member of the model's ensemble ran (see
     /// `EventClassifierModel.cascadeGate`).
     package var windowCounts: (classified: Int, everyMember: Int) {
@@ -24,7 +34,7 @@ package final class EventDetector {
     /// One tracker per enabled output, in output order: (output index, tracker).
     private var trackers: [(output: Int, tracker: EventHysteresis)] = []
     private var signature: SnoreSignatureAccumulator
-    private let snoringOutput: Int?
+    private var snoringOutput: Int?
     private var melBuffer: [Float] = []
     private var dbBuffer: [Float] = []
     private var bufferFirstFrame: Int64 = 0
@@ -39,29 +49,54 @@ package final class EventDetector {
     ///
     /// - Parameters:
     ///   - model: The event model (see `EventClassifierModel.bundled()`).
+    ///   - bandLimitedModel: The model for band-limited audio (`EventClassifierModel.bundledBandLimited()`), or
+    ///     nil to run `model` whatever the audio.
     ///   - enabledTypes: The types to report; others get probability 0 and no events.
     ///   - sessionId: The session the events belong to.
     ///   - melBandCount: Mel bands per front-end frame (64).
-    /// - Throws: `SleepCycleSdkError.modelIntegrityCheckFailed` when the model does not fit the front end.
+    /// - Throws: `SleepCycleSdkError.modelIntegrityCheckFailed` when a model does not fit the front end, or the
+    ///   band-limited model has other outputs or windows than `model`.
     package init(
-        model: EventClassifierModel, enabledTypes: Set<EventType>, sessionId: UUID, melBandCount: Int = 64
+        model: EventClassifierModel, bandLimitedModel: EventClassifierModel? = nil, enabledTypes: Set<EventType>,
+        sessionId: UUID, melBandCount: Int = 64
     ) throws {
         self.model = model
         self.enabledTypes = enabledTypes
         self.sessionId = sessionId
         classifier = try EventWindowClassifier(model: model, melBandCount: melBandCount)
+        if let bandLimitedModel {
+            guard bandLimitedModel.outputNames == model.outputNames,
+                bandLimitedModel.windowFrames == model.windowFrames,
+                bandLimitedModel.windowHopFrames == model.windowHopFrames,
+                bandLimitedModel.featureCount == model.featureCount
+            else {
+                throw SleepCycleSdkError.modelIntegrityCheckFailed(
+                    "events-band-limited: its outputs, windows or features differ from the events model's")
+            }
+            bandLimited = (
+                bandLimitedModel, try EventWindowClassifier(model: bandLimitedModel, melBandCount: melBandCount)
+            )
+            bandLimitedChoice = BandLimitedModelChoice()
+        }
         schedule = EventWindowSchedule(windowFrames: model.windowFrames, hopFrames: model.windowHopFrames)
         signature = SnoreSignatureAccumulator(featureCount: model.featureCount)
         lastProbabilities = [Float](repeating: 0, count: model.outputNames.count)
         snoringOutput = model.outputTypes.firstIndex(of: .snoring)
-        for (index, type) in model.outputTypes.enumerated() {
+        trackers = Self.trackers(for: model, enabledTypes: enabledTypes)
+    }
+
+    /// One hysteresis tracker per enabled output of `model`, with the model's thresholds and durations.
+    private static func trackers(
+        for model: EventClassifierModel, enabledTypes: Set<EventType>
+    ) -> [(output: Int, tracker: EventHysteresis)] {
+        model.outputTypes.enumerated().compactMap { index, type in
             guard let type, enabledTypes.contains(type), let on = model.onThreshold[type],
                 let off = model.offThreshold[type]
-            else { continue }
+            else { return nil }
             let tracker = EventHysteresis(
                 onThreshold: on, offThreshold: off, minDuration: model.minDuration[type] ?? 0,
                 mergeGap: model.mergeGap)
-            trackers.append((index, tracker))
+            return (index, tracker)
         }
     }
 
@@ -83,6 +118,7 @@ package final class EventDetector {
     package func process(features: FeatureBlock, batchStart: Date, firstSampleIndex: Int64) -> EventDetectorOutput {
         // Frames are counted from the first one this detector sees, so that is where its clock starts.
         if origin == nil { origin = batchStart }
+        if bandLimitedChoice?.add(features) != nil { decideModel() }
         melBuffer.append(contentsOf: features.logMel.prefix(features.frameCount * classifier.melBandCount))
         dbBuffer.append(contentsOf: features.dbfs.prefix(features.frameCount))
         for _ in 0..<features.frameCount {
@@ -118,6 +154,28 @@ package final class EventDetector {
         let openStart = trackers.compactMap { $0.tracker.open?.start }.min()
         let windowStart = Double(max(0, totalFrames - Int64(model.windowFrames))) * Self.frameSeconds
         return EventReach(openEventStart: openStart.map(date), earliestNewEventStart: date(windowStart))
+    }
+
+    // MARK: - Model
+
+    /// Acts on the band-limited choice once made: switches to the band-limited model (ending the events open now,
+    /// which the full-band model found) or lets it go.
+    private func decideModel() {
+        guard let bandLimitedChoice, let isBandLimited = bandLimitedChoice.isBandLimited else { return }
+        self.bandLimitedChoice = nil
+        defer { bandLimited = nil }
+        guard isBandLimited, let bandLimited else { return }
+        for position in trackers.indices {
+            if let span = trackers[position].tracker.finish() {
+                emitEnded(span, output: trackers[position].output)
+            }
+        }
+        model = bandLimited.model
+        classifier = bandLimited.classifier
+        trackers = Self.trackers(for: model, enabledTypes: enabledTypes)
+        signature = SnoreSignatureAccumulator(featureCount: model.featureCount)
+        snoringOutput = model.outputTypes.firstIndex(of: .snoring)
+        usesBandLimitedModel = true
     }
 
     // MARK: - Windows
