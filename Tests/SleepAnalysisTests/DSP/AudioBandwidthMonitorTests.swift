@@ -7,24 +7,40 @@ import XCTest
 /// The band-limit check on real recordings: full-band bedroom and event recordings pass, the same recordings
 /// squeezed through 8 kHz are flagged.
 final class AudioBandwidthMonitorTests: XCTestCase {
-    /// The upper-to-speech band ratio (dB) of a file, optionally after a round trip through `throughRate` Hz.
-    private func ratio(_ url: URL, throughRate: Double? = nil) throws -> Double? {
-        let reader = try AudioFileReader(url: url)
-        let toAnalysis = try Resampler(inputRate: reader.sampleRate, outputRate: 16_000, channelCount: 1)
+    /// The upper-to-speech band ratio (dB) of a file, optionally after a round trip through `throughRate` Hz, and
+    /// the events detector's choice of model over it (`BandLimitedModelChoice`: nil when undecided, i.e. under 5 s
+    /// of sound).
+    private func judge(_ url: URL, throughRate: Double? = nil) throws -> (ratio: Double?, bandLimitedModel: Bool?) {
+        try judge([url], throughRate: throughRate)
+    }
+
+    /// As `judge(_:throughRate:)`, over the files played one after the other as one stream.
+    private func judge(_ urls: [URL], throughRate: Double? = nil) throws -> (ratio: Double?, bandLimitedModel: Bool?) {
         let down = try throughRate.map { try Resampler(inputRate: 16_000, outputRate: $0, channelCount: 1) }
         let up = try throughRate.map { try Resampler(inputRate: $0, outputRate: 16_000, channelCount: 1) }
         let frontEnd = try FrontEnd()
         var monitor = AudioBandwidthMonitor()
+        var choice = BandLimitedModelChoice()
         func feed(_ samples: [Float]) throws {
             var signal = samples
             if let down, let up { signal = try up.process(down.process(signal)) }
             // As a 16-bit file would hold it: quantisation noise fills every band.
             signal = signal.map { ($0 * 32_767).rounded() / 32_767 }
-            monitor.add(frontEnd.process(signal))
+            let block = frontEnd.process(signal)
+            monitor.add(block)
+            _ = choice.add(block)
         }
-        while let block = try reader.readMono(maxFrames: 16_000) { try feed(try toAnalysis.process(block)) }
-        try feed(try toAnalysis.flush())
-        return monitor.upperToSpeechBandDb
+        for url in urls {
+            let reader = try AudioFileReader(url: url)
+            let toAnalysis = try Resampler(inputRate: reader.sampleRate, outputRate: 16_000, channelCount: 1)
+            while let block = try reader.readMono(maxFrames: 16_000) { try feed(try toAnalysis.process(block)) }
+            try feed(try toAnalysis.flush())
+        }
+        return (monitor.upperToSpeechBandDb, choice.isBandLimited)
+    }
+
+    private func ratio(_ url: URL, throughRate: Double? = nil) throws -> Double? {
+        try judge(url, throughRate: throughRate).ratio
     }
 
     /// The bundled night and the first recordings (full-band, and made at 8 kHz) of a few classes of the shared clips, each with whether its
@@ -76,5 +92,37 @@ final class AudioBandwidthMonitorTests: XCTestCase {
                 + "\(madeNarrow) recordings made at 8 kHz flagged")
         XCTAssertGreaterThan(judged, 0)
         XCTAssertGreaterThanOrEqual(Double(squeezedFlagged), 0.9 * Double(judged))
+    }
+
+    /// The events detector's choice over the first 5 s of sound agrees with the whole-recording check: full-band
+    /// recordings keep the full-band model, recordings made at 8 kHz and full-band ones squeezed through 8 kHz get the
+    /// band-limited one (quiet recordings whose 16-bit noise fills the upper band excepted, as above).
+    func test_modelChoice_keepsFullBandRecordings_andSwitchesOn8kHzOnes() throws {
+        var kept = 0
+        var switched = 0
+        var squeezed = 0
+        for (url, madeAt8kHz) in recordings {
+            let full = try judge(url)
+            guard let ratio = full.ratio, let choice = full.bandLimitedModel else { continue }  // under 5 s of sound
+            XCTAssertEqual(choice, madeAt8kHz, "\(url.lastPathComponent): \(ratio) dB")
+            if madeAt8kHz { continue }
+            if !choice { kept += 1 }
+            if try judge(url, throughRate: 8_000).bandLimitedModel == true { squeezed += 1 }
+        }
+        // The recordings made at 8 kHz are spoken digits under a second long, too short alone: played one after
+        // the other, they switch.
+        let madeNarrow = recordings.filter(\.madeAt8kHz).map(\.url)
+        if !madeNarrow.isEmpty {
+            XCTAssertEqual(try judge(madeNarrow).bandLimitedModel, true)
+            switched = madeNarrow.count
+        }
+        let night = FixturePaths.fixtures.appendingPathComponent("night_short.ogg")
+        XCTAssertEqual(try judge(night).bandLimitedModel, false)
+        XCTAssertEqual(try judge(night, throughRate: 8_000).bandLimitedModel, true)
+        print(
+            "model choice: \(kept) full-band recordings kept the full-band model, \(squeezed) of their 8-kHz copies "
+                + "and \(switched) recordings made at 8 kHz, played as one stream, switched")
+        XCTAssertGreaterThan(kept, 0)
+        XCTAssertGreaterThanOrEqual(Double(squeezed), 0.9 * Double(kept))
     }
 }

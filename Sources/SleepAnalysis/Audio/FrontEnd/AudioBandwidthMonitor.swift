@@ -24,11 +24,14 @@ package struct AudioBandwidthMonitor {
 
     /// Adds a block of frames.
     package mutating func add(_ block: FeatureBlock) {
-        speechBandEnergy += DSPSampleChecks.bandEnergy(
-            block.logMel, bandCount: block.melBandCount, frames: block.frameCount, bands: speechBands)
-        upperBandEnergy += DSPSampleChecks.bandEnergy(
-            block.logMel, bandCount: block.melBandCount, frames: block.frameCount, bands: upperBands)
-        frames += block.frameCount
+        add(logMel: block.logMel, bandCount: block.melBandCount, frames: block.frameCount)
+    }
+
+    /// Adds `frames` frames of natural-log mel energies, frame-major with `bandCount` bands per frame.
+    package mutating func add(logMel: [Float], bandCount: Int, frames: Int) {
+        speechBandEnergy += DSPSampleChecks.bandEnergy(logMel, bandCount: bandCount, frames: frames, bands: speechBands)
+        upperBandEnergy += DSPSampleChecks.bandEnergy(logMel, bandCount: bandCount, frames: frames, bands: upperBands)
+        self.frames += frames
     }
 
     /// The upper band's mean energy relative to the speech band's, in dB; nil before any sound.
