@@ -12,11 +12,20 @@ package protocol AudioEventsEngine: AnyObject {
     /// How far back the events reported from now on (by `process` or `finish`) can begin; nil when the engine
     /// cannot tell.
     var eventReach: EventReach? { get }
+    /// Whether the engine chose its model for band-limited audio: nil while undecided or when it has no choice to
+    /// make.
+    var bandLimitedModelChoice: Bool? { get }
+    /// Takes a choice made before an interruption, for a session that continues without the audio it was made on.
+    func adoptModelChoice(bandLimited: Bool)
 }
 
 extension AudioEventsEngine {
     /// Unknown: every event start is possible.
     package var eventReach: EventReach? { nil }
+    /// No choice of model.
+    package var bandLimitedModelChoice: Bool? { nil }
+    /// No choice of model to take.
+    package func adoptModelChoice(bandLimited: Bool) {}
 }
 
 /// Measures the breathing rate.

@@ -41,6 +41,11 @@ final class SessionProcessor {
     /// True once the engines have seen the session's audio from its start (a replayed night, also after a resume:
     /// they catch up on the part analysed before it), so their own state covers the whole session.
     private var audioSeenFromStart = false
+    /// Whether an audio batch has come yet.
+    private var audioStarted = false
+    /// The events detector's choice of model journaled before a resume; whether the choice is journaled.
+    private var restoredEventsModel: EventsModelChoice?
+    private var eventsModelJournaled = false
     /// Keeps the session's records for a resume; nil when the session is not recorded.
     private var recorder: (any SessionRecorder)?
     private var pendingJournal: [JournaledRecord] = []
@@ -77,6 +82,8 @@ final class SessionProcessor {
             latestPrediction = restored.realTimePredictions.last
             journaledEvents = Set(restored.events)
             journaledRates = Set(restored.breathingRates)
+            restoredEventsModel = restored.eventsModel
+            eventsModelJournaled = restored.eventsModel != nil
             // Rebuild the staging engine's causal state; its earlier outputs are already in the result.
             for observation in restored.observations { _ = engines.staging?.addEpoch(observation) }
             // The epoch after the checkpoint was open when the session was interrupted.
@@ -96,6 +103,13 @@ final class SessionProcessor {
     func process(_ batch: AudioBatch) {
         guard config.useAudio, batch.startTime >= startTime.addingTimeInterval(-1e-6) else { return }
         if batch.startTime <= startTime.addingTimeInterval(1e-6) { audioSeenFromStart = true }
+        if !audioStarted {
+            audioStarted = true
+            // Engines that see the night from its start choose again, alike; others take the journaled choice.
+            if !audioSeenFromStart, let choice = restoredEventsModel {
+                engines.events?.adoptModelChoice(bandLimited: choice.bandLimited)
+            }
+        }
         guard batch.startTime >= resumeFrom.addingTimeInterval(-1e-6) else { return catchUp(batch) }
         let seconds = Double(batch.samples.count) / Double(AudioBatch.sampleRate)
         if epoch == nil {
@@ -105,6 +119,7 @@ final class SessionProcessor {
         var update = EventDetectorOutput.empty
         if let eventsEngine = engines.events { update = eventsEngine.process(batch) }
         record(events: update.ended)
+        noteEventsModelChoice()
         for rate in engines.breathing?.process(batch) ?? [] { record(breathing: rate) }
         for change in engines.audioHealth?.process(batch) ?? [] { record(health: change) }
 
@@ -269,8 +284,16 @@ final class SessionProcessor {
     /// published, no epoch closes and no listener is called again.
     private func catchUp(_ batch: AudioBatch) {
         if let eventsEngine = engines.events { record(events: eventsEngine.process(batch).ended) }
+        noteEventsModelChoice()
         for rate in engines.breathing?.process(batch) ?? [] { record(breathing: rate) }
         _ = engines.audioHealth?.process(batch)
+    }
+
+    /// Journals the events detector's choice of model once it is made.
+    private func noteEventsModelChoice() {
+        guard !eventsModelJournaled, let choice = engines.events?.bandLimitedModelChoice else { return }
+        eventsModelJournaled = true
+        pendingJournal.append(.eventsModel(EventsModelChoice(bandLimited: choice)))
     }
 
     private func record(health change: AudioHealthUpdate) {

@@ -8,6 +8,13 @@ enum JournaledRecord {
     case breathing(BreathingRate)
     case health(AudioHealthUpdate)
     case alarmState(SmartAlarmState)
+    case eventsModel(EventsModelChoice)
+}
+
+/// Which model a session's events detector runs, once it has chosen (`BandLimitedModelChoice`).
+struct EventsModelChoice: Sendable, Hashable, Codable {
+    /// True for the band-limited model, false for the full-band one.
+    var bandLimited: Bool
 }
 
 /// Keeps a session's records so that an interrupted session can be continued: once per epoch, the records since
@@ -36,4 +43,6 @@ struct RestoredSessionState: Sendable {
     let healthUpdates: [AudioHealthUpdate]
     /// The smart alarm's last state.
     let alarmState: SmartAlarmState?
+    /// The events detector's choice of model, once made.
+    var eventsModel: EventsModelChoice? = nil
 }

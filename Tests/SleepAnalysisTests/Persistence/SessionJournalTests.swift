@@ -19,6 +19,24 @@ final class SessionJournalTests: XCTestCase {
         return (try SessionJournal(databaseURL: url), url)
     }
 
+    func test_eventsModelChoice_isJournaledOnce_andRestored() throws {
+        // Given a session whose detector chose the band-limited model, journaled by the pipeline's recorder
+        let (journal, _) = try makeJournal()
+        let session = makeSession()
+        try journal.beginSession(session)
+        let recorder = SessionJournalRecorder(journal: journal, logger: SDKLogger(threshold: .error))
+        XCTAssertNil(try RestoredSessionState(session: session, journal: journal).eventsModel)
+        recorder.commit(
+            [.eventsModel(EventsModelChoice(bandLimited: true))], sessionId: session.sessionId,
+            processedUntil: origin + 30)
+        recorder.commit([], sessionId: session.sessionId, processedUntil: origin + 60)
+        // Then a resume reads the choice back
+        let restored = try RestoredSessionState(session: session, journal: journal)
+        XCTAssertEqual(restored.eventsModel, EventsModelChoice(bandLimited: true))
+        XCTAssertEqual(restored.processedUntil, origin + 60)
+        XCTAssertEqual(try journal.recordCount(kind: JournalKind.eventsModel, sessionId: session.sessionId), 1)
+    }
+
     func test_connections_opening_a_new_journal_at_once_all_succeed_and_share_it() throws {
         // Given several connections (as several processes would) opening the same new file together
         let directory = try makeTemporaryDirectory(self)

@@ -145,6 +145,75 @@ final class ExactResumeTests: XCTestCase {
         }
     }
 
+    func test_bandLimitedNight_journalsTheModelChoice_andResumesExactly() async throws {
+        // The demo night through 8 kHz and back, stored as 16-bit 16-kHz audio: the events detector switches to its
+        // band-limited model after the first seconds of sound, and the journal keeps that choice.
+        let audio = storage.url.appendingPathComponent("narrow.wav")
+        let writer = try AudioFileWriter(url: audio, sampleRate: 16_000, channelCount: 1, format: .wav16)
+        let reader = try AudioFileReader(url: FixturePaths.fixtures.appendingPathComponent("night_short.ogg"))
+        let down = try Resampler(inputRate: 16_000, outputRate: 8_000, channelCount: 1)
+        let up = try Resampler(inputRate: 8_000, outputRate: 16_000, channelCount: 1)
+        while let block = try reader.readMono(maxFrames: 16_000) { try writer.write(try up.process(down.process(block))) }
+        try writer.write(try up.process(down.flush()) + up.flush())
+        try writer.close()
+        let licence = try TestLicenses.make()
+        let config = SleepAnalysisConfig(useAudio: true)
+        let copies = [4, 20, 33]
+        let copyDirectory = storage.url
+
+        let analyzer = SleepAnalyzer()
+        try await analyzer.initialize(
+            logLevel: .warning, apiKey: licence.apiKey, storageDirectory: storage.url.appendingPathComponent("whole"),
+            trustedIssuerKeys: [licence.trustedKey])
+        let context = await analyzer.context
+        let journal = try XCTUnwrap(context?.journal)
+        let commits = Mutex(0)
+        journal.afterCheckpoint.withLock {
+            $0 = { _, _ in
+                let commit = commits.withLock {
+                    $0 += 1
+                    return $0
+                }
+                guard copies.contains(commit) else { return }
+                let folder = copyDirectory.appendingPathComponent("narrow-\(commit)/state")
+                try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try? journal.copy(to: folder.appendingPathComponent("journal.sqlite"))
+            }
+        }
+        let source = analyzer.createFileDataSource(audio: audio, accelerometer: nil, startTime: start)
+        let sessionId = try await analyzer.startAnalysis(config: config, using: source)
+        await source.waitUntilFinished()
+        let reference = try await analyzer.stopAnalysis()
+        await analyzer.deinitialize()
+        XCTAssertEqual(reference.warnings.map(\.kind), [.bandLimitedAudio])
+        let snores = reference.events.filter { $0.type == .snoring }.count
+        print("demo night through 8 kHz, 16-bit: \(snores) snoring events")
+        XCTAssertGreaterThanOrEqual(snores, 50)
+        let expected = try Self.comparable(reference)
+
+        for commit in copies {
+            let folder = copyDirectory.appendingPathComponent("narrow-\(commit)")
+            let copy = try SessionJournal(databaseURL: folder.appendingPathComponent("state/journal.sqlite"))
+            XCTAssertEqual(
+                try copy.latest(of: EventsModelChoice.self, kind: JournalKind.eventsModel, sessionId: sessionId),
+                EventsModelChoice(bandLimited: true), "commit \(commit)")
+            let resumer = SleepAnalyzer(name: "narrow-\(commit)")
+            try await resumer.initialize(
+                logLevel: .warning, apiKey: licence.apiKey, storageDirectory: folder,
+                trustedIssuerKeys: [licence.trustedKey])
+            let again = resumer.createFileDataSource(audio: audio, accelerometer: nil, startTime: start)
+            let resumed = try await resumer.resumeAnalysis(using: again)
+            XCTAssertEqual(resumed.map(\.sessionId), [sessionId])
+            await again.waitUntilFinished()
+            let result = try await resumer.stopAnalysis(sessionId: sessionId)
+            await resumer.deinitialize()
+            let json = try Self.comparable(result)
+            if json != expected {
+                XCTFail("resumed after commit \(commit): \(Self.firstDifference(json, expected))")
+            }
+        }
+    }
+
     /// Where two JSON texts first differ, with some context.
     private static func firstDifference(_ a: String, _ b: String) -> String {
         let index = zip(a, b).prefix { $0 == $1 }.count

@@ -26,6 +26,9 @@ package final class EventDetector {
     private var bandLimitedChoice: BandLimitedModelChoice?
     /// Whether the detector runs the band-limited model (the audio was judged band-limited).
     package private(set) var usesBandLimitedModel = false
+    /// The choice between the models once made (true: band-limited); nil while undecided or without a
+    /// band-limited model.
+    package private(set) var bandLimitedModelChoice: Bool?
     /// Windows classified so far, and those on which every member of the model's ensemble ran (see
     /// `EventClassifierModel.cascadeGate`).
     package var windowCounts: (classified: Int, everyMember: Int) {
@@ -162,7 +165,22 @@ package final class EventDetector {
     /// which the full-band model found) or lets it go.
     private func decideModel() {
         guard let bandLimitedChoice, let isBandLimited = bandLimitedChoice.isBandLimited else { return }
-        self.bandLimitedChoice = nil
+        apply(bandLimited: isBandLimited)
+    }
+
+    /// Takes a choice made before an interruption (the journaled `bandLimitedModelChoice`), for a session that
+    /// continues without the audio it was made on; ignored once the detector has chosen, or without a band-limited
+    /// model.
+    package func adoptModelChoice(bandLimited isBandLimited: Bool) {
+        guard bandLimitedChoice != nil else { return }
+        apply(bandLimited: isBandLimited)
+    }
+
+    /// Keeps the full-band model, or switches to the band-limited one (ending the events open now, which the
+    /// full-band model found).
+    private func apply(bandLimited isBandLimited: Bool) {
+        bandLimitedChoice = nil
+        bandLimitedModelChoice = isBandLimited
         defer { bandLimited = nil }
         guard isBandLimited, let bandLimited else { return }
         for position in trackers.indices {

@@ -142,6 +142,9 @@ public enum JournalKind {
     public static let healthUpdate = "healthUpdate"
     /// The smart alarm's state (a snapshot: only the latest is kept).
     public static let alarmState = "alarmState"
+    /// Which event model the session's detector chose (a snapshot: `EventsModelChoice`), so a live session resumed
+    /// after an interruption keeps it.
+    public static let eventsModel = "eventsModel"
     /// The channel separation of a two-sleeper source (a snapshot), so a resumed night separates alike.
     public static let channelSeparation = "channelSeparation"
     /// An engine's internal state needed to continue seamlessly (a snapshot).

@@ -16,6 +16,8 @@ extension JournaledRecord {
             try JournalEntry(update, kind: JournalKind.healthUpdate, time: update.timestamp)
         case .alarmState(let state):
             try JournalEntry.snapshot(state, kind: JournalKind.alarmState, time: Date(timeIntervalSince1970: 0))
+        case .eventsModel(let choice):
+            try JournalEntry.snapshot(choice, kind: JournalKind.eventsModel, time: Date(timeIntervalSince1970: 0))
         }
     }
 }
@@ -59,7 +61,8 @@ extension RestoredSessionState {
             breathingRates: try journal.records(of: BreathingRate.self, kind: JournalKind.breathingRate, sessionId: id),
             healthUpdates: try journal.records(
                 of: AudioHealthUpdate.self, kind: JournalKind.healthUpdate, sessionId: id),
-            alarmState: try journal.latest(of: SmartAlarmState.self, kind: JournalKind.alarmState, sessionId: id))
+            alarmState: try journal.latest(of: SmartAlarmState.self, kind: JournalKind.alarmState, sessionId: id),
+            eventsModel: try journal.latest(of: EventsModelChoice.self, kind: JournalKind.eventsModel, sessionId: id))
     }
 }
 

@@ -85,6 +85,28 @@ final class BandLimitedEventModelTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try snoresInEpisodes(paired.events), 50)
     }
 
+    func test_adoptedChoice_runsTheBandLimitedModelFromTheFirstWindow_andALaterOneIsIgnored() throws {
+        // A live session resumed after an interruption takes the journaled choice before its first batch.
+        let narrow = try EventBandLimit.lowPass4kHz.apply(to: try Self.demoNight())
+        let resumed = try EventDetector(
+            model: try EventClassifierModel.bundled(), bandLimitedModel: try EventClassifierModel.bundledBandLimited(),
+            enabledTypes: Set(EventType.allCases), sessionId: UUID())
+        resumed.adoptModelChoice(bandLimited: true)
+        XCTAssertTrue(resumed.usesBandLimitedModel)
+        XCTAssertEqual(resumed.bandLimitedModelChoice, true)
+        let events = try EventTestSignals.run(resumed, narrow).flatMap(\.ended)
+        XCTAssertGreaterThanOrEqual(try snoresInEpisodes(events), 50)
+        // Once chosen (here: full band, on full-band audio), a choice to adopt changes nothing.
+        let decided = try EventDetector(
+            model: try EventClassifierModel.bundled(), bandLimitedModel: try EventClassifierModel.bundledBandLimited(),
+            enabledTypes: Set(EventType.allCases), sessionId: UUID())
+        _ = try EventTestSignals.run(decided, try Self.demoNight())
+        XCTAssertEqual(decided.bandLimitedModelChoice, false)
+        decided.adoptModelChoice(bandLimited: true)
+        XCTAssertFalse(decided.usesBandLimitedModel)
+        XCTAssertEqual(decided.bandLimitedModelChoice, false)
+    }
+
     func test_silence_leavesTheChoiceOpen_andKeepsTheFullBandModel() throws {
         let silence = [Float](repeating: 0, count: 16_000 * 20)
         let paired = try detect(silence, bandLimitedModel: try EventClassifierModel.bundledBandLimited())
