@@ -153,7 +153,9 @@ final class ExactResumeTests: XCTestCase {
         let reader = try AudioFileReader(url: FixturePaths.fixtures.appendingPathComponent("night_short.ogg"))
         let down = try Resampler(inputRate: 16_000, outputRate: 8_000, channelCount: 1)
         let up = try Resampler(inputRate: 8_000, outputRate: 16_000, channelCount: 1)
-        while let block = try reader.readMono(maxFrames: 16_000) { try writer.write(try up.process(down.process(block))) }
+        while let block = try reader.readMono(maxFrames: 16_000) {
+            try writer.write(try up.process(down.process(block)))
+        }
         try writer.write(try up.process(down.flush()) + up.flush())
         try writer.close()
         let licence = try TestLicenses.make()
