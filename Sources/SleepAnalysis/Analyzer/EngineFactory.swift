@@ -101,7 +101,10 @@ struct EngineFactory: Sendable {
                 realTimeStages: features.realTimeSleepStaging, wholeNightStages: features.sleepStaging),
             output: output, listeners: listeners,
             recorder: SessionJournalRecorder(journal: context.journal, logger: context.logger), restoring: restored,
-            eventPresence: EventPresence(onThresholds: context.models.events?.onThreshold ?? [:]))
+            eventPresence: EventPresence(onThresholds: context.models.events?.onThreshold ?? [:]),
+            bandLimitedEventPresence: context.models.bandLimitedEvents.map {
+                EventPresence(onThresholds: $0.onThreshold)
+            })
         processor.publishInitialAlarmEvents(initialAlarmEvents)
         return processor
     }

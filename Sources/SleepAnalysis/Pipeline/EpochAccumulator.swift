@@ -16,8 +16,9 @@ struct EpochAccumulator {
     /// Seconds of data (audio or motion) seen in the epoch.
     private(set) var coveredSeconds = 0.0
 
-    /// The probability at which each event type counts as present in a batch (the events model's on-thresholds).
-    private let thresholds: EventPresence
+    /// The probability at which each event type counts as present in a batch (the on-thresholds of the events
+    /// model in use; replaced when the detector switches models).
+    var thresholds: EventPresence
 
     /// Starts the epoch beginning at `start`.
     init(start: Date, presence: EventPresence) {

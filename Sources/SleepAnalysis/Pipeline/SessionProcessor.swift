@@ -43,23 +43,26 @@ final class SessionProcessor {
     private var audioSeenFromStart = false
     /// Whether an audio batch has come yet.
     private var audioStarted = false
-    /// The events detector's choice of model journaled before a resume; whether the choice is journaled.
+    /// The events detector's choice of model journaled before a resume; whether this processor has seen the choice.
     private var restoredEventsModel: EventsModelChoice?
-    private var eventsModelJournaled = false
+    private var eventsModelNoted = false
     /// Keeps the session's records for a resume; nil when the session is not recorded.
     private var recorder: (any SessionRecorder)?
     private var pendingJournal: [JournaledRecord] = []
     /// When an event type counts as present in a batch.
-    private let eventPresence: EventPresence
+    private var eventPresence: EventPresence
+    /// When an event type counts as present once the events detector runs its band-limited model.
+    private let bandLimitedEventPresence: EventPresence?
 
     /// Creates the processor of a session starting at `startTime`.
     init(
         sessionId: UUID, channel: AnalysisChannel, config: SleepAnalysisConfig, startTime: Date, timeZone: TimeZone,
         engines: SessionEngines, publishing: SessionPublishing, output: any AnalysisOutputSink, listeners: ListenerBox,
         recorder: (any SessionRecorder)? = nil, restoring restored: RestoredSessionState? = nil,
-        eventPresence: EventPresence = EventPresence()
+        eventPresence: EventPresence = EventPresence(), bandLimitedEventPresence: EventPresence? = nil
     ) {
         self.eventPresence = eventPresence
+        self.bandLimitedEventPresence = bandLimitedEventPresence
         self.sessionId = sessionId
         self.channel = channel
         self.config = config
@@ -83,7 +86,6 @@ final class SessionProcessor {
             journaledEvents = Set(restored.events)
             journaledRates = Set(restored.breathingRates)
             restoredEventsModel = restored.eventsModel
-            eventsModelJournaled = restored.eventsModel != nil
             // Rebuild the staging engine's causal state; its earlier outputs are already in the result.
             for observation in restored.observations { _ = engines.staging?.addEpoch(observation) }
             // The epoch after the checkpoint was open when the session was interrupted.
@@ -289,11 +291,16 @@ final class SessionProcessor {
         _ = engines.audioHealth?.process(batch)
     }
 
-    /// Journals the events detector's choice of model once it is made.
+    /// Acts on the events detector's choice of model once it is made: event presence follows the band-limited
+    /// model's on-thresholds from then on, and the choice is journaled (unless it was before a resume).
     private func noteEventsModelChoice() {
-        guard !eventsModelJournaled, let choice = engines.events?.bandLimitedModelChoice else { return }
-        eventsModelJournaled = true
-        pendingJournal.append(.eventsModel(EventsModelChoice(bandLimited: choice)))
+        guard !eventsModelNoted, let choice = engines.events?.bandLimitedModelChoice else { return }
+        eventsModelNoted = true
+        if choice, let bandLimitedEventPresence {
+            eventPresence = bandLimitedEventPresence
+            epoch?.thresholds = bandLimitedEventPresence
+        }
+        if restoredEventsModel == nil { pendingJournal.append(.eventsModel(EventsModelChoice(bandLimited: choice))) }
     }
 
     private func record(health change: AudioHealthUpdate) {
