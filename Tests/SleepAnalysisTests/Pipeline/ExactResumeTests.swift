@@ -72,10 +72,6 @@ final class ExactResumeTests: XCTestCase {
         while chosen.count < min(points, epochs - 1) { chosen.insert(Int(generator.next() % UInt64(epochs - 1)) + 1) }
         let copies = chosen.sorted()
         let copyDirectory = storage.url
-        for commit in copies {
-            try FileManager.default.createDirectory(
-                at: copyDirectory.appendingPathComponent("at-\(commit)/state"), withIntermediateDirectories: true)
-        }
 
         // The uninterrupted night, its journal copied after each chosen commit.
         let analyzer = SleepAnalyzer()
@@ -83,22 +79,8 @@ final class ExactResumeTests: XCTestCase {
             logLevel: .warning, apiKey: licence.apiKey, storageDirectory: storage.url.appendingPathComponent("whole"),
             trustedIssuerKeys: [licence.trustedKey])
         let context = await analyzer.context
-        let journal = try XCTUnwrap(context?.journal)
-        let commits = Mutex(0)
-        let copyErrors = Mutex<[String]>([])
-        journal.afterCheckpoint.withLock {
-            $0 = { _, _ in
-                let commit = commits.withLock {
-                    $0 += 1
-                    return $0
-                }
-                guard copies.contains(commit) else { return }
-                do {
-                    try journal.copy(to: copyDirectory.appendingPathComponent("at-\(commit)/state/journal.sqlite"))
-                } catch {
-                    copyErrors.withLock { $0.append("\(commit): \(error)") }
-                }
-            }
+        let copying = JournalCopies(of: try XCTUnwrap(context?.journal), afterCommits: copies) {
+            copyDirectory.appendingPathComponent("at-\($0)")
         }
         let source = analyzer.createFileDataSource(
             audio: night.audio, accelerometer: night.accelerometer, startTime: start)
@@ -106,7 +88,7 @@ final class ExactResumeTests: XCTestCase {
         await source.waitUntilFinished()
         let reference = try await analyzer.stopAnalysis()
         await analyzer.deinitialize()
-        XCTAssertEqual(copyErrors.withLock { $0 }, [])
+        XCTAssertEqual(copying.errors.withLock { $0 }, [])
         XCTAssertEqual(reference.sleepStagePredictions.count, epochs)
         XCTAssertFalse(reference.events.isEmpty)
         XCTAssertFalse(reference.breathingRates.isEmpty)
@@ -168,25 +150,15 @@ final class ExactResumeTests: XCTestCase {
             logLevel: .warning, apiKey: licence.apiKey, storageDirectory: storage.url.appendingPathComponent("whole"),
             trustedIssuerKeys: [licence.trustedKey])
         let context = await analyzer.context
-        let journal = try XCTUnwrap(context?.journal)
-        let commits = Mutex(0)
-        journal.afterCheckpoint.withLock {
-            $0 = { _, _ in
-                let commit = commits.withLock {
-                    $0 += 1
-                    return $0
-                }
-                guard copies.contains(commit) else { return }
-                let folder = copyDirectory.appendingPathComponent("narrow-\(commit)/state")
-                try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try? journal.copy(to: folder.appendingPathComponent("journal.sqlite"))
-            }
+        let copying = JournalCopies(of: try XCTUnwrap(context?.journal), afterCommits: copies) {
+            copyDirectory.appendingPathComponent("narrow-\($0)")
         }
         let source = analyzer.createFileDataSource(audio: audio, accelerometer: nil, startTime: start)
         let sessionId = try await analyzer.startAnalysis(config: config, using: source)
         await source.waitUntilFinished()
         let reference = try await analyzer.stopAnalysis()
         await analyzer.deinitialize()
+        XCTAssertEqual(copying.errors.withLock { $0 }, [])
         XCTAssertEqual(reference.warnings.map(\.kind), [.bandLimitedAudio])
         let snores = reference.events.filter { $0.type == .snoring }.count
         print("demo night through 8 kHz, 16-bit: \(snores) snoring events")
@@ -221,5 +193,32 @@ final class ExactResumeTests: XCTestCase {
         let index = zip(a, b).prefix { $0 == $1 }.count
         let from = max(0, index - 120)
         return "…\(a.dropFirst(from).prefix(240))… against …\(b.dropFirst(from).prefix(240))…"
+    }
+}
+
+/// Copies a journal, as a process killed right after a commit would leave it, after each of the chosen commits:
+/// commit `n` goes to `storage(n)/state/journal.sqlite`, the storage directory of an analyzer that resumes from it.
+private final class JournalCopies: Sendable {
+    /// The copies that failed, as "commit: error".
+    let errors = Mutex<[String]>([])
+    private let commits = Mutex(0)
+
+    init(of journal: SessionJournal, afterCommits chosen: [Int], storage: @escaping @Sendable (Int) -> URL) {
+        journal.afterCheckpoint.withLock {
+            $0 = { [self] _, _ in
+                let commit = commits.withLock {
+                    $0 += 1
+                    return $0
+                }
+                guard chosen.contains(commit) else { return }
+                do {
+                    let state = storage(commit).appendingPathComponent("state")
+                    try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+                    try journal.copy(to: state.appendingPathComponent("journal.sqlite"))
+                } catch {
+                    errors.withLock { $0.append("\(commit): \(error)") }
+                }
+            }
+        }
     }
 }

@@ -25,7 +25,7 @@ package final class EventDetector {
     private var bandLimited: (model: EventClassifierModel, classifier: EventWindowClassifier)?
     private var bandLimitedChoice: BandLimitedModelChoice?
     /// Whether the detector runs the band-limited model (the audio was judged band-limited).
-    package private(set) var usesBandLimitedModel = false
+    package var usesBandLimitedModel: Bool { bandLimitedModelChoice == true }
     /// The choice between the models once made (true: band-limited); nil while undecided or without a
     /// band-limited model.
     package private(set) var bandLimitedModelChoice: Bool?
@@ -193,7 +193,6 @@ package final class EventDetector {
         trackers = Self.trackers(for: model, enabledTypes: enabledTypes)
         signature = SnoreSignatureAccumulator(featureCount: model.featureCount)
         snoringOutput = model.outputTypes.firstIndex(of: .snoring)
-        usesBandLimitedModel = true
     }
 
     // MARK: - Windows

@@ -9,22 +9,10 @@ import XCTest
 /// night (`Fixtures/night_short.ogg`: two snoring episodes, two sleep-talking phrases, three coughs) as recorded and
 /// through the 4-kHz low-pass and the 8-kHz resampler a telephone-band microphone or an 8-kHz file amounts to.
 final class BandLimitedEventModelTests: XCTestCase {
-    private struct Truth: Decodable {
-        struct Event: Decodable {
-            var type: String
-            var start_s: Double
-            var end_s: Double
-        }
-        var events: [Event]
-    }
+    private static func demoNight() throws -> [Float] { try DemoNightTruth.samples() }
 
-    private static func demoNight() throws -> [Float] {
-        try EventClipAudio.load(FixturePaths.fixtures.appendingPathComponent("night_short.ogg"))
-    }
-
-    private static func snoringEpisodes() throws -> [Truth.Event] {
-        let url = FixturePaths.fixtures.appendingPathComponent("night_short_truth.json")
-        return try JSONDecoder().decode(Truth.self, from: Data(contentsOf: url)).events.filter { $0.type == "snoring" }
+    private static func snoringEpisodes() throws -> [DemoNightTruth.Event] {
+        try DemoNightTruth.load().events.filter { $0.type == "snoring" }
     }
 
     /// The detector's ended events over `samples`, and whether it ran the band-limited model.

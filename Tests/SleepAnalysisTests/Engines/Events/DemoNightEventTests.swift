@@ -9,19 +9,9 @@ import XCTest
 /// `Tools/fixtures/make_fixtures.py`): 30 minutes of room tone and breathing with two snoring episodes, two
 /// sleep-talking phrases, three coughs and four bedding rustles, with its truth file beside it.
 final class DemoNightEventTests: XCTestCase {
-    private struct Truth: Decodable {
-        struct Event: Decodable {
-            var type: String
-            var start_s: Double
-            var end_s: Double
-        }
-        var events: [Event]
-    }
-
-    private func demoNightEvents() throws -> (found: [Event], truth: [Truth.Event]) {
-        let truthURL = FixturePaths.fixtures.appendingPathComponent("night_short_truth.json")
-        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: truthURL))
-        let samples = try EventClipAudio.load(FixturePaths.fixtures.appendingPathComponent("night_short.ogg"))
+    private func demoNightEvents() throws -> (found: [Event], truth: [DemoNightTruth.Event]) {
+        let truth = try DemoNightTruth.load()
+        let samples = try DemoNightTruth.samples()
         let detector = try EventDetector(
             model: try EventClassifierModel.bundled(),
             enabledTypes: Set(EventType.allCases), sessionId: UUID())
