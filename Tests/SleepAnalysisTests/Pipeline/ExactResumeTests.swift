@@ -74,21 +74,9 @@ final class ExactResumeTests: XCTestCase {
         let copyDirectory = storage.url
 
         // The uninterrupted night, its journal copied after each chosen commit.
-        let analyzer = SleepAnalyzer()
-        try await analyzer.initialize(
-            logLevel: .warning, apiKey: licence.apiKey, storageDirectory: storage.url.appendingPathComponent("whole"),
-            trustedIssuerKeys: [licence.trustedKey])
-        let context = await analyzer.context
-        let copying = JournalCopies(of: try XCTUnwrap(context?.journal), afterCommits: copies) {
-            copyDirectory.appendingPathComponent("at-\($0)")
-        }
-        let source = analyzer.createFileDataSource(
-            audio: night.audio, accelerometer: night.accelerometer, startTime: start)
-        let sessionId = try await analyzer.startAnalysis(config: config, using: source)
-        await source.waitUntilFinished()
-        let reference = try await analyzer.stopAnalysis()
-        await analyzer.deinitialize()
-        XCTAssertEqual(copying.errors.withLock { $0 }, [])
+        let (sessionId, reference) = try await uninterruptedNight(
+            audio: night.audio, accelerometer: night.accelerometer, config: config, licence: licence,
+            copyingAfter: copies, into: "at")
         XCTAssertEqual(reference.sleepStagePredictions.count, epochs)
         XCTAssertFalse(reference.events.isEmpty)
         XCTAssertFalse(reference.breathingRates.isEmpty)
@@ -144,21 +132,8 @@ final class ExactResumeTests: XCTestCase {
         let config = SleepAnalysisConfig(useAudio: true)
         let copies = [4, 20, 33]
         let copyDirectory = storage.url
-
-        let analyzer = SleepAnalyzer()
-        try await analyzer.initialize(
-            logLevel: .warning, apiKey: licence.apiKey, storageDirectory: storage.url.appendingPathComponent("whole"),
-            trustedIssuerKeys: [licence.trustedKey])
-        let context = await analyzer.context
-        let copying = JournalCopies(of: try XCTUnwrap(context?.journal), afterCommits: copies) {
-            copyDirectory.appendingPathComponent("narrow-\($0)")
-        }
-        let source = analyzer.createFileDataSource(audio: audio, accelerometer: nil, startTime: start)
-        let sessionId = try await analyzer.startAnalysis(config: config, using: source)
-        await source.waitUntilFinished()
-        let reference = try await analyzer.stopAnalysis()
-        await analyzer.deinitialize()
-        XCTAssertEqual(copying.errors.withLock { $0 }, [])
+        let (sessionId, reference) = try await uninterruptedNight(
+            audio: audio, accelerometer: nil, config: config, licence: licence, copyingAfter: copies, into: "narrow")
         XCTAssertEqual(reference.warnings.map(\.kind), [.bandLimitedAudio])
         let snores = reference.events.filter { $0.type == .snoring }.count
         print("demo night through 8 kHz, 16-bit: \(snores) snoring events")
@@ -186,6 +161,30 @@ final class ExactResumeTests: XCTestCase {
                 XCTFail("resumed after commit \(commit): \(Self.firstDifference(json, expected))")
             }
         }
+    }
+
+    /// Analyses a night without interruption in an analyzer storing under `whole`, its journal copied after each
+    /// commit in `copies` to the storage directory `<prefix>-<commit>` (see `JournalCopies`).
+    private func uninterruptedNight(
+        audio: URL, accelerometer: URL?, config: SleepAnalysisConfig, licence: (apiKey: String, trustedKey: String),
+        copyingAfter copies: [Int], into prefix: String
+    ) async throws -> (sessionId: UUID, result: AnalysisResult) {
+        let analyzer = SleepAnalyzer()
+        try await analyzer.initialize(
+            logLevel: .warning, apiKey: licence.apiKey, storageDirectory: storage.url.appendingPathComponent("whole"),
+            trustedIssuerKeys: [licence.trustedKey])
+        let context = await analyzer.context
+        let copyDirectory = storage.url
+        let copying = JournalCopies(of: try XCTUnwrap(context?.journal), afterCommits: copies) {
+            copyDirectory.appendingPathComponent("\(prefix)-\($0)")
+        }
+        let source = analyzer.createFileDataSource(audio: audio, accelerometer: accelerometer, startTime: start)
+        let sessionId = try await analyzer.startAnalysis(config: config, using: source)
+        await source.waitUntilFinished()
+        let result = try await analyzer.stopAnalysis()
+        await analyzer.deinitialize()
+        XCTAssertEqual(copying.errors.withLock { $0 }, [])
+        return (sessionId, result)
     }
 
     /// Where two JSON texts first differ, with some context.
