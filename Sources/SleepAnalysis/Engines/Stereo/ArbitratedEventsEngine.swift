@@ -2,7 +2,8 @@ import Foundation
 
 /// The events engine of one channel's session on a stereo source: hands on what the arbiter assigned to that
 /// channel, as the session's own events (its session id, its enabled types, nothing that ended before it began),
-/// and the event starts it announced to that channel.
+/// and the event starts it announced to that channel. Its choice of model for band-limited audio is that of the
+/// engine listening to its channel, so each sleeper's session journals (and on resume adopts) its own channel's.
 final class ArbitratedEventsEngine: AudioEventsEngine {
     private let arbiter: StereoEventArbiter
     private let channel: AnalysisChannel
@@ -40,6 +41,13 @@ final class ArbitratedEventsEngine: AudioEventsEngine {
 
     func finish() -> EventDetectorOutput {
         EventDetectorOutput(probabilities: [:], started: [], ended: own(arbiter.finish(for: channel)))
+    }
+
+    /// The choice of model made by the engine that listens to this session's channel.
+    var bandLimitedModelChoice: Bool? { arbiter.bandLimitedModelChoice(for: channel) }
+
+    func adoptModelChoice(bandLimited isBandLimited: Bool) {
+        arbiter.adoptModelChoice(bandLimited: isBandLimited, for: channel)
     }
 
     private func own(_ events: [Event]) -> [Event] {

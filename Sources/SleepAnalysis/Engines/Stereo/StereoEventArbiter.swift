@@ -21,7 +21,8 @@ import Foundation
 /// events are queued for attached channels only and handed over by `take(for:)`, so none is lost whichever
 /// session reads first. The engines run only while a channel is attached. When a session stops while the other
 /// goes on, the engines are finished (closing the events still open, for both channels) and replaced by fresh
-/// ones. Owned by the pipeline thread.
+/// ones, which keep the model (full band or band-limited) each channel's engine had chosen. Owned by the pipeline
+/// thread.
 package final class StereoEventArbiter {
     /// Analysis frame of the stereo cues, in samples (64 ms at 16 kHz).
     package static let cueFrameLength = 1024
@@ -131,6 +132,7 @@ package final class StereoEventArbiter {
     /// Closes the events still open (on both channels), detaches `channel` and returns its remaining events.
     /// When the other channel stays attached, fresh engines carry on for it.
     package func finish(for channel: AnalysisChannel) -> [Event] {
+        let choices = engines?.map(\.bandLimitedModelChoice) ?? [nil, nil]
         if let engines {
             let updates = [engines[0].finish(), engines[1].finish()]
             measureCues(for: updates, engines: nil)
@@ -143,9 +145,30 @@ package final class StereoEventArbiter {
         delivered[channel] = nil
         pendingStarts[channel] = nil
         announced[channel] = nil
-        if !attached.isEmpty { engines = [makeEngine(.primary), makeEngine(.secondary)] }
+        if !attached.isEmpty {
+            // The fresh engines keep the models their channels chose.
+            let fresh = [makeEngine(.primary), makeEngine(.secondary)]
+            for (engine, choice) in zip(fresh, choices) {
+                if let choice { engine.adoptModelChoice(bandLimited: choice) }
+            }
+            engines = fresh
+        }
         return events
     }
+
+    /// The band-limited model choice of `channel`'s events engine (nil while undecided, without a choice to make,
+    /// or while no engine runs).
+    func bandLimitedModelChoice(for channel: AnalysisChannel) -> Bool? {
+        engines?[Self.engineIndex(of: channel)].bandLimitedModelChoice
+    }
+
+    /// Gives `channel`'s events engine a choice made before an interruption (see
+    /// `AudioEventsEngine.adoptModelChoice(bandLimited:)`).
+    func adoptModelChoice(bandLimited isBandLimited: Bool, for channel: AnalysisChannel) {
+        engines?[Self.engineIndex(of: channel)].adoptModelChoice(bandLimited: isBandLimited)
+    }
+
+    private static func engineIndex(of channel: AnalysisChannel) -> Int { channel == .primary ? 0 : 1 }
 
     /// How many stereo-cue frames were measured so far, for tests and diagnostics.
     var cueFramesMeasured: Int { frames.measuredCount }
