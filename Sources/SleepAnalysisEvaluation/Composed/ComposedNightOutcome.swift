@@ -25,6 +25,8 @@ public struct ComposedNightOutcome: Sendable, Codable {
     /// Minutes from the hypnogram's own sleep onset to its first deep sleep, within the composed excerpt (nil:
     /// none scored there): whether an early deep sleep in the staging is an error or the night's own.
     public var scoredFirstDeepMinutesAfterOnset: Double?
+    /// Whether the result warned that the audio was band-limited (the events detector's band-limited model ran).
+    public var bandLimitedAudio: Bool
     /// Whole-night figures.
     public var wholeNight: Context
     /// Real-time figures.
@@ -36,7 +38,7 @@ public struct ComposedNightOutcome: Sendable, Codable {
     typealias StagePair = (truth: SleepStage, predicted: SleepStage)
 
     private enum CodingKeys: String, CodingKey {
-        case night, stagingBasis, scoredFirstDeepMinutesAfterOnset, wholeNight, realTime
+        case night, stagingBasis, bandLimitedAudio, scoredFirstDeepMinutesAfterOnset, wholeNight, realTime
     }
 
     /// Scores a result.
@@ -49,6 +51,7 @@ public struct ComposedNightOutcome: Sendable, Codable {
     public init(night: String, plan: ComposedNightPlan, result: AnalysisResult, start: Date) {
         self.night = night
         stagingBasis = result.stagingBasis?.mode.rawValue
+        bandLimitedAudio = result.warnings.contains { $0.kind == .bandLimitedAudio }
         scoredFirstDeepMinutesAfterOnset = firstDeepSleepMinutesAfterOnset(plan.stages)
         let count = plan.stages.count
         func epoch(_ date: Date) -> Int { Int((date.timeIntervalSince(start) / 30).rounded(.down)) }

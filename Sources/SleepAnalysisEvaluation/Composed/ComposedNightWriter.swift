@@ -16,13 +16,18 @@ public enum ComposedNightWriter {
     ///   - rules: Levels of the background and the clips.
     ///   - url: The FLAC file (replaced).
     ///   - seed: The background noise's seed.
-    /// - Throws: `SleepCycleSdkError` when a clip cannot be read or the file written.
+    ///   - bandLimit: A band limit to put the night through (nil: full band), as a telephone-band microphone or a
+    ///     codec would: applied to the room tone's loop (circularly) and to each clip before they are mixed, which
+    ///     by linearity is the night band-limited, bar the rare sample clipped at full scale.
+    /// - Throws: `SleepCycleSdkError` when a clip cannot be read, band-limited or the file written.
     public static func writeAudio(
-        _ plan: ComposedNightPlan, rules: ComposedNightRules, to url: URL, seed: UInt64
+        _ plan: ComposedNightPlan, rules: ComposedNightRules, to url: URL, seed: UInt64,
+        bandLimit: EventBandLimit? = nil
     ) throws {
         let rate = AudioBatch.sampleRate
         let writer = try AudioFileWriter(url: url, sampleRate: rate, channelCount: 1, format: .flac16)
-        let tone = roomTone(seconds: toneSeconds, level: rules.roomToneDbfs, seed: seed)
+        let fullBandTone = roomTone(seconds: toneSeconds, level: rules.roomToneDbfs, seed: seed)
+        let tone = try bandLimit.map { try circularly($0, fullBandTone) } ?? fullBandTone
         var sounding: [(samples: [Float], start: Int)] = []
         var next = 0
         let total = Int(plan.duration) * rate
@@ -32,9 +37,8 @@ public enum ComposedNightWriter {
             while next < plan.placements.count, Int(plan.placements[next].start * Double(rate)) < blockEnd {
                 let placement = plan.placements[next]
                 let level = rules.levelDbfs[placement.className] ?? -40
-                sounding.append(
-                    (scaled(try EventClipAudio.load(placement.url), toDbfs: level), Int(placement.start * Double(rate)))
-                )
+                let clip = scaled(try EventClipAudio.load(placement.url), toDbfs: level)
+                sounding.append((try bandLimit?.apply(to: clip) ?? clip, Int(placement.start * Double(rate))))
                 next += 1
             }
             let offset = blockStart % tone.count
@@ -116,6 +120,12 @@ public enum ComposedNightWriter {
             tone[index] = Float(lowPassed)
         }
         return scaled(tone, toDbfs: level)
+    }
+
+    /// A loop put through a band limit as the loop it is: the copy of three loops end to end, its middle one.
+    static func circularly(_ bandLimit: EventBandLimit, _ loop: [Float]) throws -> [Float] {
+        let copy = try bandLimit.apply(to: loop + loop + loop)
+        return Array(copy[loop.count..<(2 * loop.count)])
     }
 
     /// A clip scaled to an RMS level (dBFS).

@@ -39,6 +39,9 @@ public struct ComposedStagingEvaluation: Sendable, Codable {
         public var snoringStagedAsleep: Double?
         /// Mean over nights of the share of moving-awake epochs staged awake (whole night).
         public var movingWakeStagedAwake: Double?
+        /// Nights whose result says the audio was band-limited (`AnalysisWarning.Kind.bandLimitedAudio`: the events
+        /// detector ran its band-limited model).
+        public var bandLimitedAudioNights: Int
         /// Per night.
         public var nights: [ComposedNightOutcome]
 
@@ -70,11 +73,14 @@ public struct ComposedStagingEvaluation: Sendable, Codable {
             }
             snoringStagedAsleep = mean(nights.map(\.wholeNight.snoringStagedAsleep))
             movingWakeStagedAwake = mean(nights.map(\.wholeNight.movingWakeStagedAwake))
+            bandLimitedAudioNights = nights.filter(\.bandLimitedAudio).count
         }
     }
 
     /// What the nights were composed from.
     public var hours: Double
+    /// The band limit the composed audio was put through (`EventBandLimit`'s name), or "full band".
+    public var audio: String
     /// Per mode.
     public var modes: [Mode]
     /// Heart rate is not composed: no rule ties a heart-rate stream to stages well enough to stand in for it.
@@ -85,8 +91,10 @@ public struct ComposedStagingEvaluation: Sendable, Codable {
     /// - Parameters:
     ///   - hours: The length of each night.
     ///   - modes: The modes.
-    public init(hours: Double, modes: [Mode]) {
+    ///   - bandLimit: The band limit of the composed audio (nil: full band).
+    public init(hours: Double, modes: [Mode], bandLimit: EventBandLimit? = nil) {
         self.hours = hours
+        audio = bandLimit?.rawValue ?? "full band"
         self.modes = modes
     }
 }

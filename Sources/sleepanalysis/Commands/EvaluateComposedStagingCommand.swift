@@ -13,13 +13,15 @@ import SleepAnalysisEvaluation
 enum EvaluateComposedStagingCommand {
     static let specification = ArgumentSpecification(
         options: [
-            "hypnograms", "clips", "nights", "names", "hours", "lead-minutes", "modes", "seed", "keep", "format",
+            "hypnograms", "clips", "nights", "names", "hours", "lead-minutes", "modes", "seed", "band-limit", "keep",
+            "format",
             CommandLineLicence.option,
         ],
         shortNames: ["f": "format"],
         usage: """
             usage: sleepanalysis evaluate composed-staging --hypnograms DIR --clips DIR [--nights N] [--hours H]
-                                                           [--modes LIST] [--seed N] [--format json|text]
+                                                           [--modes LIST] [--seed N] [--band-limit 8k|4k|opus]
+                                                           [--format json|text]
 
                   --hypnograms DIR     Sleep-EDF epoch CSVs (shared/data/staging/sleepedf_hypnograms/epochs)
                   --clips DIR          labelled clips with MANIFEST.tsv (shared/data/audio)
@@ -29,6 +31,8 @@ enum EvaluateComposedStagingCommand {
                   --lead-minutes M     … from M minutes before the hypnogram's sleep onset (default 30)
                   --modes LIST         sound, accelerometer, soundAndAccelerometer (default: all, comma-separated)
                   --seed N             the composition's seed (default 1; night i uses N + i)
+                  --band-limit KIND    put the audio through 8k (an 8-kHz recording), 4k (a 4-kHz low-pass) or
+                                       opus (Ogg Opus at 12 kbit/s), as a telephone-band microphone would deliver it
                   --keep DIR           keep each composed night there (NAME.flac, NAME.csv accelerometer)
               -f, --format json|text   output format (default text)
 
@@ -43,6 +47,12 @@ enum EvaluateComposedStagingCommand {
         let hours = try positive(parsed, "hours", default: 3.5)
         let lead = try positive(parsed, "lead-minutes", default: 30)
         let seed = UInt64(try positive(parsed, "seed", default: 1))
+        let bandLimit = try parsed.option("band-limit").map { name in
+            guard let limit = EventBandLimit(rawValue: name) else {
+                throw CommandLineError.usage("--band-limit must be 8k, 4k or opus, not '\(name)'")
+            }
+            return limit
+        }
         let modes = try (parsed.option("modes")?.split(separator: ",").map(String.init) ?? []).map { name in
             guard let mode = ComposedStagingEvaluation.Inputs(rawValue: name) else {
                 throw CommandLineError.usage("--modes: unknown mode '\(name)'")
@@ -81,7 +91,8 @@ enum EvaluateComposedStagingCommand {
             let folder = keep ?? work
             let audio = folder.appendingPathComponent("\(hypnogram.name).flac")
             let accelerometer = folder.appendingPathComponent("\(hypnogram.name).csv")
-            try ComposedNightWriter.writeAudio(plan, rules: rules, to: audio, seed: seed + UInt64(index))
+            try ComposedNightWriter.writeAudio(
+                plan, rules: rules, to: audio, seed: seed + UInt64(index), bandLimit: bandLimit)
             if chosen.contains(where: \.usesAccelerometer) {
                 try ComposedNightWriter.writeAccelerometer(
                     plan, rules: rules, to: accelerometer, seed: seed + UInt64(index))
@@ -106,7 +117,8 @@ enum EvaluateComposedStagingCommand {
         await SleepCycleSdk.deinitialize()
         let evaluation = ComposedStagingEvaluation(
             hours: hours,
-            modes: chosen.map { ComposedStagingEvaluation.Mode(inputs: $0, nights: outcomes[$0] ?? []) })
+            modes: chosen.map { ComposedStagingEvaluation.Mode(inputs: $0, nights: outcomes[$0] ?? []) },
+            bandLimit: bandLimit)
         if format == "json" {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -132,8 +144,8 @@ enum EvaluateComposedStagingCommand {
 
     private static func text(_ evaluation: ComposedStagingEvaluation) -> String {
         var lines = [
-            "composed nights (\(evaluation.hours) h each; plausibility, not validation); heart rate: "
-                + evaluation.heartRate
+            "composed nights (\(evaluation.hours) h each, audio \(evaluation.audio); plausibility, not validation); "
+                + "heart rate: " + evaluation.heartRate
         ]
         for mode in evaluation.modes {
             let w = mode.wholeNight
@@ -143,13 +155,13 @@ enum EvaluateComposedStagingCommand {
                     format: "%@ (%d nights): whole night 4-class κ %.3f, sleep/wake κ %.3f, wake spec. %.3f | "
                         + "real time 4-class κ %.3f, sleep/wake κ %.3f, wake spec. %.3f | deep ≤15 min after onset: "
                         + "%d / %d nights (not in the hypnogram: %d / %d; hypnograms: %d) | snoring staged asleep %.2f | "
-                        + "moving wake staged awake %.2f",
+                        + "moving wake staged awake %.2f | band-limited audio warned on %d nights",
                     mode.inputs.rawValue, mode.nights.count, w.fourClass.kappa, w.sleepWake.kappa,
                     w.sleepWake.wakeSpecificity, r.fourClass.kappa, r.sleepWake.kappa, r.sleepWake.wakeSpecificity,
                     mode.deepWithin15MinutesNights["wholeNight"] ?? 0, mode.deepWithin15MinutesNights["realTime"] ?? 0,
                     mode.deepWithin15MinutesUnscoredNights["wholeNight"] ?? 0,
                     mode.deepWithin15MinutesUnscoredNights["realTime"] ?? 0, mode.scoredDeepWithin15MinutesNights,
-                    mode.snoringStagedAsleep ?? .nan, mode.movingWakeStagedAwake ?? .nan))
+                    mode.snoringStagedAsleep ?? .nan, mode.movingWakeStagedAwake ?? .nan, mode.bandLimitedAudioNights))
             for night in mode.nights {
                 lines.append(
                     String(

@@ -43,6 +43,33 @@ final class ComposedNightStagingTests: XCTestCase {
         }
     }
 
+    func test_a_telephone_band_night_is_staged_with_the_band_limited_event_model() throws {
+        guard let shared = FixturePaths.sharedData,
+            FileManager.default.fileExists(atPath: shared.appendingPathComponent("audio/MANIFEST.tsv").path)
+        else { throw XCTSkip("needs ../shared/data (Sleep-EDF hypnograms and labelled clips)") }
+        // The night above through 8 kHz: the result says the audio is band-limited (the events detector switched
+        // to its band-limited model), and the composed snoring is still heard and staged asleep.
+        let output = try runCommandLineTool(
+            [
+                "evaluate", "composed-staging",
+                "--hypnograms", shared.appendingPathComponent("staging/sleepedf_hypnograms/epochs").path,
+                "--clips", shared.appendingPathComponent("audio").path,
+                "--names", "SC4011E0", "--hours", "0.4", "--lead-minutes", "8", "--modes", "sound",
+                "--band-limit", "8k", "--format", "json",
+            ], timeout: 120)
+        XCTAssertEqual(output.status, 0, output.standardError)
+        let report = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(report["audio"] as? String, "8k")
+        let mode = try XCTUnwrap((report["modes"] as? [[String: Any]])?.first)
+        XCTAssertEqual(mode["bandLimitedAudioNights"] as? Int, 1)
+        let night = try XCTUnwrap((mode["nights"] as? [[String: Any]])?.first)
+        XCTAssertEqual(night["bandLimitedAudio"] as? Bool, true)
+        let whole = try XCTUnwrap(night["wholeNight"] as? [String: Any])
+        let snoring = try XCTUnwrap(whole["snoringStagedAsleep"] as? Double)
+        XCTAssertGreaterThanOrEqual(snoring, 0.9, "composed snoring staged awake")
+    }
+
     func test_a_bad_command_line_is_a_usage_error() throws {
         let missing = try runCommandLineTool(["evaluate", "composed-staging", "--clips", "/nonexistent"])
         XCTAssertEqual(missing.status, 64, missing.standardError)
@@ -50,5 +77,9 @@ final class ComposedNightStagingTests: XCTestCase {
             ["evaluate", "composed-staging", "--hypnograms", "/a", "--clips", "/b", "--modes", "heartRate"])
         XCTAssertEqual(mode.status, 64, mode.standardError)
         XCTAssertTrue(mode.standardError.contains("heartRate"), mode.standardError)
+        let band = try runCommandLineTool(
+            ["evaluate", "composed-staging", "--hypnograms", "/a", "--clips", "/b", "--band-limit", "2k"])
+        XCTAssertEqual(band.status, 64, band.standardError)
+        XCTAssertTrue(band.standardError.contains("2k"), band.standardError)
     }
 }
