@@ -16,8 +16,9 @@ extension SleepAnalyzer {
         let results = try await pipeline.perform { core -> [AnalysisChannel: AnalysisResult] in
             var results: [AnalysisChannel: AnalysisResult] = [:]
             for (sessionId, channel) in sessions {
-                guard var result = core.remove(sessionId)?.interrupt() else { continue }
-                result.warnings = core.inputWarnings
+                guard let session = core.remove(sessionId) else { continue }
+                var result = session.interrupt()
+                result.warnings = core.inputWarnings(for: session)
                 results[channel] = result
             }
             return results

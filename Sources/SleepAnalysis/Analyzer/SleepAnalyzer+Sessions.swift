@@ -156,8 +156,9 @@ extension SleepAnalyzer {
         guard let pipeline, activeSessions[sessionId] != nil else { throw SleepCycleSdkError.analysisNotActive }
         let end = at ?? (pipeline.source.isFinite ? nil : clock.now)
         let outcome = try await pipeline.perform { core -> (AnalysisResult?, SleepCycleSdkError?) in
-            var result = core.remove(sessionId)?.finish(at: end)
-            result?.warnings = core.inputWarnings
+            guard let session = core.remove(sessionId) else { return (nil, core.inputError ?? core.sourceError) }
+            var result = session.finish(at: end)
+            result.warnings = core.inputWarnings(for: session)
             return (result, core.inputError ?? core.sourceError)
         }
         activeSessions[sessionId] = nil

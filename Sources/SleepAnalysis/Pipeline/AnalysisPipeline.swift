@@ -142,9 +142,12 @@ final class AnalysisPipeline: Sendable {
         /// first batches are kept, the end of the analysed audio otherwise.
         var channelSessionStart: Date { earlyInputs != nil ? source.startTime : analysedUntil }
 
-        /// What the input so far lowers in the results (low sample rate, repaired samples, unused sensor files).
-        var inputWarnings: [AnalysisWarning] {
-            inputQuality.warnings(start: source.startTime, audioEnd: analysedSamples > 0 ? analysedUntil : nil)
+        /// What the input so far lowers in `session`'s result (low sample rate, band-limited audio, repaired
+        /// samples, unused sensor files).
+        func inputWarnings(for session: SessionProcessor) -> [AnalysisWarning] {
+            inputQuality.warnings(
+                start: source.startTime, audioEnd: analysedSamples > 0 ? analysedUntil : nil,
+                bandLimitedEventModel: session.usesBandLimitedEventModel)
         }
 
         /// Adds a session.

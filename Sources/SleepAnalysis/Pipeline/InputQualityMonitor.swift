@@ -45,8 +45,8 @@ struct InputQualityMonitor {
     }
 
     /// The warnings for a session over `start...end` of a source whose audio ended at `audioEnd` (nil without
-    /// audio).
-    func warnings(start: Date, audioEnd: Date?) -> [AnalysisWarning] {
+    /// audio); `bandLimitedEventModel`: the session's events detector judged the audio band-limited.
+    func warnings(start: Date, audioEnd: Date?, bandLimitedEventModel: Bool = false) -> [AnalysisWarning] {
         var warnings: [AnalysisWarning] = []
         if let sampleRate, sampleRate < Self.trainedSampleRate {
             warnings.append(
@@ -67,6 +67,16 @@ struct InputQualityMonitor {
                         + "sound hold nothing above 4 kHz too, sound events are detected with the model trained for "
                         + "band-limited audio (events-band-limited.bin), which still misses some snoring, talking and "
                         + "coughing and raises more false alarms than on full-band audio"))
+        } else if bandLimitedEventModel {
+            warnings.append(
+                AnalysisWarning(
+                    kind: .bandLimitedAudio,
+                    message: "the first seconds of sound held nothing above 4 kHz (the audio was probably recorded "
+                        + "or resampled at 8 kHz, or passed through a telephone-band microphone or codec), so sound "
+                        + "events were detected with the model trained for band-limited audio "
+                        + "(events-band-limited.bin), which still misses some snoring, talking and coughing and "
+                        + "raises more false alarms than on full-band audio. The night as a whole was not flagged: "
+                        + "in quiet audio the noise of its 16-bit samples fills the upper band"))
         }
         if nonFiniteSamples > 0 {
             warnings.append(

@@ -98,6 +98,9 @@ final class SessionProcessor {
     /// The smart-alarm events so far (for reports).
     var smartAlarmHistory: [SmartAlarmEvent] { alarmEvents }
 
+    /// Whether the session's events engine detects with the model for band-limited audio.
+    var usesBandLimitedEventModel: Bool { engines.events?.bandLimitedModelChoice == true }
+
     // MARK: - Input
 
     /// Analyses one audio batch of the session's signal. Batches that begin before the session are skipped;

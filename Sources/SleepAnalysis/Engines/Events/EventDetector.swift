@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Given a band-limited model as well, the detector switches to it, once and for the rest of the stream, when the
 /// first seconds of sound hold nothing above 4 kHz (`BandLimitedModelChoice`); events open at that moment end
-/// there.
+/// there. A stream recorded well below the models' training levels is read through a gain (`QuietStreamGain`).
 package final class EventDetector {
     /// Seconds per front-end frame.
     static let frameSeconds = 0.01
@@ -47,6 +47,10 @@ package final class EventDetector {
     private var lastProbabilities: [Float]
     private var pending = EventDetectorOutput(probabilities: [:], started: [], ended: [])
     private var batchMaximum: [Float]?
+    private var quietStreamGain = QuietStreamGain()
+    /// The gain (dB) through which the detector reads a stream recorded below the models' training levels (0 for
+    /// streams at those levels; see `QuietStreamGain`).
+    package var quietStreamGainDb: Float { quietStreamGain.gainDb }
 
     /// Creates a detector.
     ///
@@ -121,9 +125,12 @@ package final class EventDetector {
     package func process(features: FeatureBlock, batchStart: Date, firstSampleIndex: Int64) -> EventDetectorOutput {
         // Frames are counted from the first one this detector sees, so that is where its clock starts.
         if origin == nil { origin = batchStart }
-        if bandLimitedChoice?.add(features) != nil { decideModel() }
-        melBuffer.append(contentsOf: features.logMel.prefix(features.frameCount * classifier.melBandCount))
-        dbBuffer.append(contentsOf: features.dbfs.prefix(features.frameCount))
+        let heard = quietStreamGain.apply(to: features)
+        // Judged through the gain: a quiet stream's sound reaches the level the choice judges.
+        if bandLimitedChoice?.add(heard) != nil { decideModel() }
+        melBuffer.append(contentsOf: heard.logMel.prefix(features.frameCount * classifier.melBandCount))
+        dbBuffer.append(contentsOf: heard.dbfs.prefix(features.frameCount))
+        quietStreamGain.add(dbfs: features.dbfs.prefix(features.frameCount))
         for _ in 0..<features.frameCount {
             totalFrames += 1
             if let start = schedule.windowEnding(atFrameCount: totalFrames) {
