@@ -7,7 +7,12 @@ every type (an event opens at a window reaching the on-threshold, grows over win
 off-threshold = 0.6 x on, bridges a one-window gap, and counts when it spans at least the type's minimum duration);
 the label is the detected type with the highest event probability, or none. The objective is clip-level
 macro-F1 over event types on clean held-out clips, with band-limited negatives and background-only scenes counted
-as clips that must yield no event. Steady types (music, traffic, water, wind) are given minimum durations of
+as clips that must yield no event. With `--band-limited` (a model that runs only on band-limited audio:
+events-band-limited.bin) the package's 8-kHz and 4-kHz copies of the clips and negatives (train.py's kinds 5 and 6)
+take the clean clips' place in the objective, beside the clips of the sources recorded at 8 kHz (cat meows, spoken
+digits), which are band-limited as recorded and have no copies; the other clean clips are then scored with those
+settings, not tuned on.
+Steady types (music, traffic, water, wind) are given minimum durations of
 1.5 s or more (wind 3 s), the types breath is mistaken for (water, wind) on-thresholds of at least 0.75 and 0.5,
 and fart (13 clips) at least 0.75 (`MIN_DURATION_WINDOWS`, `MIN_ON_THRESHOLD`).
 Writes the tuned settings into the given model files (header only; weights
@@ -51,17 +56,25 @@ def duration_choices(c):
     return tuple(w for w in DURATION_WINDOWS if w >= MIN_DURATION_WINDOWS.get(ed.CLASSES[c], 1))
 
 
+# Window kinds whose items are clips with a manifest class (train.py): clean clips, their bedroom mixes and the
+# band-limited copies of clean clips (8 kHz, 4 kHz, Opus).
+LABELLED_KINDS = (0, 1, 5, 6, 7)
+# The band-limited copies tuned on with --band-limited: the package's 8-kHz and 4-kHz copies.
+BAND_LIMITED_COPY_KINDS = (5, 6)
+
+
 class ClipWindows:
     """The windows of the scored items (clips and scenes), in stream order, with each item's truth and fold."""
 
-    def __init__(self, P, item, kind, clip, fold, rows, kinds):
-        keep = np.isin(kind, kinds)
+    def __init__(self, P, item, kind, clip, fold, rows, kinds, also=None):
+        """`kinds`: the window kinds scored; `also`: a mask of further windows scored (or None)."""
+        keep = np.isin(kind, kinds) if also is None else np.isin(kind, kinds) | also
         truth_of, valid_items = {}, set()
         for idx in np.flatnonzero(keep):
             it = item[idx]
             if it in truth_of:
                 continue
-            if kind[idx] in (0, 1):
+            if kind[idx] in LABELLED_KINDS:
                 ci = ed.class_index(rows[clip[idx]]["class"])
                 if ci is None:
                     truth_of[it] = None
@@ -206,6 +219,20 @@ def by_source(ids, truth, pred, clip_of_item, rows, key):
     return out
 
 
+def nested_labels(table, fold_settings):
+    """Each item's label under the settings tuned without its fold."""
+    out = np.zeros(len(table.clips.ids), int)
+    for f, settings in fold_settings.items():
+        out[table.clips.fold == f] = table.labels(settings, table.clips.fold == f)
+    return out
+
+
+def items_report(items, labels, mask):
+    """`train.report` of the masked items of a ClipWindows."""
+    ids = items.ids[mask].tolist()
+    return train.report(dict(zip(ids, items.truth[mask].tolist())), dict(zip(ids, labels[mask].tolist())))
+
+
 def write_settings(path, settings):
     header, tensors = modelfile.read(path)
     header["onThreshold"] = {ed.CLASSES[c]: float(g) for c, (g, _) in settings.items()}
@@ -232,41 +259,68 @@ def main():
     ap.add_argument("--neighbours", type=int, default=0,
                     help="judge an on-threshold by the mean macro-F1 of the thresholds within this many grid steps "
                          "(0: its own)")
+    ap.add_argument("--band-limited", action="store_true",
+                    help="tune on the held-out 8-kHz and 4-kHz copies instead of the clean clips (a model run only "
+                         "on band-limited audio); the clean clips are scored with those settings")
     args = ap.parse_args()
     d = np.load(args.oof)
     rows = ed.read_manifest(args.manifest)
     P, fold, clip, kind, item = d["P"], d["fold"], d["clip"], d["kind"], d["item"]
-    scored = DetectionTable(ClipWindows(P, item, kind, clip, fold, rows, kinds=(0, 2, 3)))
+    if args.band_limited and not np.isin(kind, BAND_LIMITED_COPY_KINDS).any():
+        ap.error(f"--band-limited: {args.oof} holds no band-limited copies (train.py --band-limited-copies)")
+    tuned_kinds = BAND_LIMITED_COPY_KINDS if args.band_limited else (0,)
+    # With --band-limited, the clean clips recorded at 8 kHz are tuned on too: band-limited audio without copies.
+    recorded_narrow = np.array([ed.is_narrowband(row) for row in rows])[np.maximum(clip, 0)] & (clip >= 0)
+    also = (kind == 0) & recorded_narrow if args.band_limited else None
+    scored = DetectionTable(ClipWindows(P, item, kind, clip, fold, rows, kinds=tuned_kinds + (2, 3), also=also))
     mixes = DetectionTable(ClipWindows(P, item, kind, clip, fold, rows, kinds=(1,)))
+    clean_table = (DetectionTable(ClipWindows(P, item, kind, clip, fold, rows, kinds=(0,))) if args.band_limited
+                   else scored)
     clips = scored.clips
-    pred = np.zeros(len(clips.ids), int)
-    mix_pred = np.zeros(len(mixes.clips.ids), int)
     fold_settings = {}
     for f in np.unique(clips.fold):
-        settings = tune(scored, clips.fold != f, neighbours=args.neighbours)
-        fold_settings[int(f)] = settings
-        pred[clips.fold == f] = scored.labels(settings, clips.fold == f)
-        # Bedroom scenes of held-out clips, scored with the same nested settings (not used for tuning).
-        mix_pred[mixes.clips.fold == f] = mixes.labels(settings, mixes.clips.fold == f)
-        print(f"fold {f}: {json.dumps({ed.CLASSES[c]: s for c, s in settings.items()})}", file=sys.stderr)
-    clean = clips.kind == 0
+        fold_settings[int(f)] = tune(scored, clips.fold != f, neighbours=args.neighbours)
+        print(f"fold {f}: {json.dumps({ed.CLASSES[c]: s for c, s in fold_settings[int(f)].items()})}",
+              file=sys.stderr)
+    # Each fold's items labelled with the settings tuned without it; bedroom scenes of held-out clips (and, with
+    # --band-limited, the clean clips) are scored with the same nested settings, not used for tuning.
+    pred = nested_labels(scored, fold_settings)
+    mix_pred = nested_labels(mixes, fold_settings)
+    clean_items = clean_table.clips
+    clean_pred = nested_labels(clean_table, fold_settings)
+    clean = clean_items.kind == 0
     if args.errors:
-        write_errors(args.errors, (("clean", clips, pred), ("bedroomMix", mixes.clips, mix_pred)),
+        write_errors(args.errors, (("clean", clean_items, clean_pred), ("bedroomMix", mixes.clips, mix_pred)),
                      dict(zip(item.tolist(), clip.tolist())), rows)
     figures = {
-        "heldOutClean": train.report(dict(zip(clips.ids[clean].tolist(), clips.truth[clean].tolist())),
-                                     dict(zip(clips.ids[clean].tolist(), pred[clean].tolist()))),
-        "heldOutBedroomMix": train.report(dict(zip(mixes.clips.ids.tolist(), mixes.clips.truth.tolist())),
-                                          dict(zip(mixes.clips.ids.tolist(), mix_pred.tolist()))),
+        "heldOutClean": items_report(clean_items, clean_pred, clean),
+        "heldOutBedroomMix": items_report(mixes.clips, mix_pred, slice(None)),
         "bandLimitedNegativesFalseAlarmRate": round(float(np.mean(pred[clips.kind == 2] != 0)), 4),
         "roomToneScenesFalseAlarmRate": round(float(np.mean(pred[clips.kind == 3] != 0)), 4),
-        "thresholds": "per type on-threshold and minimum duration, tuned on the other folds (nested)"}
+        "thresholds": "per type on-threshold and minimum duration, tuned on the other folds (nested)"
+                      + (" on the 8-kHz and 4-kHz copies" if args.band_limited else "")}
+    # The held-out band-limited copies (when the run trained with them), scored with the same nested settings.
+    copy_kinds = [k for k in BAND_LIMITED_COPY_KINDS if np.any(kind == k)]
+    if copy_kinds:
+        copies_table = DetectionTable(ClipWindows(P, item, kind, clip, fold, rows, kinds=tuple(copy_kinds)))
+        copies_pred = nested_labels(copies_table, fold_settings)
+    for k in copy_kinds:
+        copies = copies_table.clips.kind == k
+        report = items_report(copies_table.clips, copies_pred, copies)
+        negatives = copies & (copies_table.clips.truth == 0)
+        report["negatives"] = int(negatives.sum())
+        report["negativesFalseAlarmRate"] = round(float(np.mean(copies_pred[negatives] != 0)), 4)
+        figures[f"heldOutCopies{train.COPY_KIND_NAMES[k]}"] = report
+    # The clean clips of the sources recorded at 8 kHz: band-limited audio as recorded.
+    narrow_items = np.isin(clean_items.ids, item[recorded_narrow])
+    if narrow_items.any():
+        figures["heldOutRecordedAt8kHz"] = items_report(clean_items, clean_pred, clean & narrow_items)
     figures["heldOutClean"].update(type_groups(figures["heldOutClean"]))
     clip_of_item = dict(zip(item.tolist(), clip.tolist()))
-    figures["heldOutCleanByDataset"] = by_source(clips.ids[clean], clips.truth[clean], pred[clean], clip_of_item,
-                                                 rows, lambda row: row.get("dataset", "") or "single")
-    figures["heldOutCleanBySource"] = by_source(clips.ids[clean], clips.truth[clean], pred[clean], clip_of_item,
-                                                rows, source_of)
+    ids, truth, labels = clean_items.ids[clean], clean_items.truth[clean], clean_pred[clean]
+    figures["heldOutCleanByDataset"] = by_source(ids, truth, labels, clip_of_item, rows,
+                                                 lambda row: row.get("dataset", "") or "single")
+    figures["heldOutCleanBySource"] = by_source(ids, truth, labels, clip_of_item, rows, source_of)
     final = tune(scored, np.ones(len(clips.ids), bool), neighbours=args.neighbours)
     figures["finalThresholds"] = {ed.CLASSES[c]: float(g) for c, (g, _) in final.items()}
     figures["finalMinDurationSeconds"] = {ed.CLASSES[c]: w * HOP_SECONDS for c, (_, w) in final.items()}
@@ -276,7 +330,10 @@ def main():
                                     for k, v in figures["heldOutCleanByDataset"].items()},
                       "snoring": figures["heldOutClean"]["classes"]["snoring"],
                       "bl": figures["bandLimitedNegativesFalseAlarmRate"],
-                      "room": figures["roomToneScenesFalseAlarmRate"]}), file=sys.stderr)
+                      "room": figures["roomToneScenesFalseAlarmRate"],
+                      "copies": {k: ({t: v["classes"].get(t, {}).get("recall")
+                                         for t in ("snoring", "talking", "coughing")}, v["negativesFalseAlarmRate"])
+                                 for k, v in figures.items() if k.startswith("heldOutCopies")}}), file=sys.stderr)
     if args.figures:
         with open(args.figures, "w") as fh:
             json.dump(figures, fh, indent=1, sort_keys=True)
