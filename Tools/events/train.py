@@ -136,7 +136,7 @@ def scores(truth, pred, classes):
 def report(truth, pred):
     present = sorted({c for c in truth.values() if c > 0})
     per = scores(truth, pred, present)
-    macro = float(np.mean([v["f1"] for v in per.values()]))
+    macro = float(np.mean([v["f1"] for v in per.values()])) if per else float("nan")  # negatives only: no types
     conf = {}
     for k in truth:
         t, p = ed.CLASSES[truth[k]], ed.CLASSES[pred[k]]
