@@ -68,7 +68,9 @@ class ClipWindows:
 
     def __init__(self, P, item, kind, clip, fold, rows, kinds, also=None):
         """`kinds`: the window kinds scored; `also`: a mask of further windows scored (or None)."""
-        keep = np.isin(kind, kinds) if also is None else np.isin(kind, kinds) | also
+        keep = np.isin(kind, kinds)
+        if also is not None:
+            keep |= also
         truth_of, valid_items = {}, set()
         for idx in np.flatnonzero(keep):
             it = item[idx]
@@ -260,8 +262,9 @@ def main():
                     help="judge an on-threshold by the mean macro-F1 of the thresholds within this many grid steps "
                          "(0: its own)")
     ap.add_argument("--band-limited", action="store_true",
-                    help="tune on the held-out 8-kHz and 4-kHz copies instead of the clean clips (a model run only "
-                         "on band-limited audio); the clean clips are scored with those settings")
+                    help="tune on the held-out 8-kHz and 4-kHz copies and the clips recorded at 8 kHz instead of the "
+                         "clean clips (a model run only on band-limited audio); the other clean clips are scored "
+                         "with those settings")
     args = ap.parse_args()
     d = np.load(args.oof)
     rows = ed.read_manifest(args.manifest)
@@ -298,7 +301,7 @@ def main():
         "bandLimitedNegativesFalseAlarmRate": round(float(np.mean(pred[clips.kind == 2] != 0)), 4),
         "roomToneScenesFalseAlarmRate": round(float(np.mean(pred[clips.kind == 3] != 0)), 4),
         "thresholds": "per type on-threshold and minimum duration, tuned on the other folds (nested)"
-                      + (" on the 8-kHz and 4-kHz copies" if args.band_limited else "")}
+                      + (" on the 8-kHz and 4-kHz copies and the clips recorded at 8 kHz" if args.band_limited else "")}
     # The held-out band-limited copies (when the run trained with them), scored with the same nested settings.
     copy_kinds = [k for k in BAND_LIMITED_COPY_KINDS if np.any(kind == k)]
     if copy_kinds:
