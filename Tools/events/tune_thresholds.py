@@ -304,7 +304,9 @@ def main():
                       + (" on the 8-kHz and 4-kHz copies and the clips recorded at 8 kHz" if args.band_limited else "")}
     # The held-out band-limited copies (when the run trained with them), scored with the same nested settings.
     copy_kinds = [k for k in BAND_LIMITED_COPY_KINDS if np.any(kind == k)]
-    if copy_kinds:
+    if args.band_limited:  # tuned on them: already labelled
+        copies_table, copies_pred = scored, pred
+    elif copy_kinds:
         copies_table = DetectionTable(ClipWindows(P, item, kind, clip, fold, rows, kinds=tuple(copy_kinds)))
         copies_pred = nested_labels(copies_table, fold_settings)
     for k in copy_kinds:
