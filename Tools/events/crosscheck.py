@@ -18,9 +18,14 @@ def main():
     confusion = {}
     k = 0
     while os.path.exists(os.path.join(args.folds_dir, f"fold{k}.bin")):
+        held_out = os.path.join(args.folds_dir, f"fold{k}.tsv")
+        if not os.path.exists(held_out):
+            sys.exit(f"crosscheck: {held_out} is missing: each fold<k>.bin needs the list of its held-out clips beside it")
         res = subprocess.run([args.binary, "evaluate", "events", "--model", os.path.join(args.folds_dir, f"fold{k}.bin"),
-                              "--manifest", os.path.join(args.folds_dir, f"fold{k}.tsv"), "--root", args.root,
-                              "--format", "json"], check=True, capture_output=True, text=True)
+                              "--manifest", held_out, "--root", args.root, "--format", "json"],
+                             capture_output=True, text=True)
+        if res.returncode != 0:
+            sys.exit(f"crosscheck: evaluate events on fold {k} failed ({res.returncode}): {res.stderr.strip()}")
         rep = json.loads(res.stdout)
         for t, row in rep["confusion"].items():
             for p, n in row.items():

@@ -6,9 +6,9 @@
 #                 Tools/data/import-debian-sounds.sh makes from Debian packages; pass "none" to train on CLIP_DIR alone.
 # Both folders hold a MANIFEST.tsv; they are joined by combine_manifests.py (CLIP_DIR's clips keep the folds they have
 # alone, so the figures on them stay comparable; per-root and per-source figures in Models/events.figures.json).
-# Needs Python 3 with numpy, scipy, scikit-learn, soundfile and torch (CPU), all from PyPI. Two to five hours on two
-# cores (the cross-validation of each network takes about 20 to 100 minutes, depending on the machine's load, and
-# its final training 5 to 15).
+# Needs Python 3 with numpy, scipy, scikit-learn, soundfile and torch (CPU), all from PyPI. On an idle two-core machine
+# about an hour and a half (2026-12-06, with the Debian clips: 76 minutes once the two draws were built; a
+# band-and-time network's five folds take about 23 minutes, the 1-D network's 12), up to five hours on a loaded one.
 #
 # A run that stops part-way (the machine goes down) resumes when started again with the same arguments: the joined
 # manifest is replaced only when it changed, a dataset already built is kept, and train.py --resume keeps every fold
@@ -42,6 +42,7 @@ for fold in 0 1 2 3 4; do
     python3 Tools/events/merge_members.py \
         --models "$W/folds0/fold$fold.bin,$W/folds100/fold$fold.bin,$W/folds1d/fold$fold.bin" \
         --gate "$GATE" --member-types "$TYPES" --out "$W/folds/fold$fold.bin"
+    cp "$W/folds0/fold$fold.tsv" "$W/folds/fold$fold.tsv"  # its held-out clips (the same in every network's folds)
 done
 python3 Tools/events/tune_thresholds.py --oof "$W/oof.npz" --manifest "$M" \
     --figures Models/events.figures.json --models Models/events.bin --fold-models "$W/folds"
