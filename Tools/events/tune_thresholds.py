@@ -247,6 +247,16 @@ def write_settings(path, settings):
     print(f"settings written to {path}", file=sys.stderr)
 
 
+def tuning_mask(clips, item, clip, rows, dataset):
+    """The scored items the tuning objective counts: all, or with `dataset` only the labelled clips of that data root
+    (a combined manifest's `dataset` column) beside every negative scene."""
+    if dataset is None:
+        return np.ones(len(clips.ids), bool)
+    clip_of_item = dict(zip(item.tolist(), clip.tolist()))
+    return np.array([kind not in LABELLED_KINDS or (rows[clip_of_item[int(i)]].get("dataset", "") or "single") == dataset
+                     for i, kind in zip(clips.ids, clips.kind)])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--oof", required=True)
@@ -265,6 +275,9 @@ def main():
                     help="tune on the held-out 8-kHz and 4-kHz copies and the clips recorded at 8 kHz instead of the "
                          "clean clips (a model run only on band-limited audio); the other clean clips are scored "
                          "with those settings")
+    ap.add_argument("--tune-dataset", default=None,
+                    help="tune on the clips of this data root only (a combined manifest's dataset column); the other "
+                         "roots' clips are still scored (study: settings for the root the figures are read on)")
     args = ap.parse_args()
     d = np.load(args.oof)
     rows = ed.read_manifest(args.manifest)
@@ -280,9 +293,10 @@ def main():
     clean_table = (DetectionTable(ClipWindows(P, item, kind, clip, fold, rows, kinds=(0,))) if args.band_limited
                    else scored)
     clips = scored.clips
+    tuned_on = tuning_mask(clips, item, clip, rows, args.tune_dataset)
     fold_settings = {}
     for f in np.unique(clips.fold):
-        fold_settings[int(f)] = tune(scored, clips.fold != f, neighbours=args.neighbours)
+        fold_settings[int(f)] = tune(scored, (clips.fold != f) & tuned_on, neighbours=args.neighbours)
         print(f"fold {f}: {json.dumps({ed.CLASSES[c]: s for c, s in fold_settings[int(f)].items()})}",
               file=sys.stderr)
     # Each fold's items labelled with the settings tuned without it; bedroom scenes of held-out clips (and, with
@@ -326,7 +340,7 @@ def main():
     figures["heldOutCleanByDataset"] = by_source(ids, truth, labels, clip_of_item, rows,
                                                  lambda row: row.get("dataset", "") or "single")
     figures["heldOutCleanBySource"] = by_source(ids, truth, labels, clip_of_item, rows, source_of)
-    final = tune(scored, np.ones(len(clips.ids), bool), neighbours=args.neighbours)
+    final = tune(scored, tuned_on, neighbours=args.neighbours)
     figures["finalThresholds"] = {ed.CLASSES[c]: float(g) for c, (g, _) in final.items()}
     figures["finalMinDurationSeconds"] = {ed.CLASSES[c]: w * HOP_SECONDS for c, (_, w) in final.items()}
     print(json.dumps({"macroF1": figures["heldOutClean"]["macroF1"],
