@@ -7,11 +7,16 @@ IMPORTED="${2:-${SLEEPANALYSIS_IMPORT_DIR:-/work/imported-sounds}/audio}"
 W="${TMPDIR:-/tmp}/sleepanalysis-events"
 [ "${SLEEPANALYSIS_RETRAIN_FRESH:-0}" = 1 ] && rm -rf "$W"
 mkdir -p "$W"
+# SLEEPANALYSIS_KEEP_RAIN_LABELS=1 keeps rain and thunder as the manifests label them (the shipped events.bin was
+# trained with the shared set's rain as water); by default they are hard negatives (combine_manifests.py).
+LABELS=()
+[ "${SLEEPANALYSIS_KEEP_RAIN_LABELS:-0}" = 1 ] && LABELS=(--keep-labels)
 if [ "$IMPORTED" = none ]; then
-    python3 Tools/events/combine_manifests.py --manifest "shared=$CLIPS/MANIFEST.tsv" --out "$W/MANIFEST.new.tsv"
+    python3 Tools/events/combine_manifests.py "${LABELS[@]}" --manifest "shared=$CLIPS/MANIFEST.tsv" \
+        --out "$W/MANIFEST.new.tsv"
 else
     [ -f "$IMPORTED/MANIFEST.tsv" ] || { echo "no $IMPORTED/MANIFEST.tsv: run Tools/data/import-debian-sounds.sh" >&2; exit 1; }
-    python3 Tools/events/combine_manifests.py --manifest "shared=$CLIPS/MANIFEST.tsv" \
+    python3 Tools/events/combine_manifests.py "${LABELS[@]}" --manifest "shared=$CLIPS/MANIFEST.tsv" \
         --manifest "debian=$IMPORTED/MANIFEST.tsv" --out "$W/MANIFEST.new.tsv"
 fi
 M="$W/MANIFEST.tsv"
