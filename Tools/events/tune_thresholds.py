@@ -221,6 +221,16 @@ def by_source(ids, truth, pred, clip_of_item, rows, key):
     return out
 
 
+def nested_settings(table, mask, neighbours=0, report=None):
+    """Per fold, the settings tuned on the masked items of the other folds (`report(fold, settings)` is told each)."""
+    out = {}
+    for f in np.unique(table.clips.fold):
+        out[int(f)] = tune(table, (table.clips.fold != f) & mask, neighbours=neighbours)
+        if report:
+            report(int(f), out[int(f)])
+    return out
+
+
 def nested_labels(table, fold_settings):
     """Each item's label under the settings tuned without its fold."""
     out = np.zeros(len(table.clips.ids), int)
@@ -294,11 +304,10 @@ def main():
                    else scored)
     clips = scored.clips
     tuned_on = tuning_mask(clips, item, clip, rows, args.tune_dataset)
-    fold_settings = {}
-    for f in np.unique(clips.fold):
-        fold_settings[int(f)] = tune(scored, (clips.fold != f) & tuned_on, neighbours=args.neighbours)
-        print(f"fold {f}: {json.dumps({ed.CLASSES[c]: s for c, s in fold_settings[int(f)].items()})}",
-              file=sys.stderr)
+    fold_settings = nested_settings(
+        scored, tuned_on, args.neighbours,
+        report=lambda f, settings: print(f"fold {f}: {json.dumps({ed.CLASSES[c]: s for c, s in settings.items()})}",
+                                         file=sys.stderr))
     # Each fold's items labelled with the settings tuned without it; bedroom scenes of held-out clips (and, with
     # --band-limited, the clean clips) are scored with the same nested settings, not used for tuning.
     pred = nested_labels(scored, fold_settings)

@@ -39,8 +39,7 @@ def clean_labels(oof_path, manifest_path):
     P, fold, clip, kind, item = d["P"], d["fold"], d["clip"], d["kind"], d["item"]
     table = tt.DetectionTable(tt.ClipWindows(P, item, kind, clip, fold, rows, kinds=TUNED_KINDS))
     clips = table.clips
-    settings = {int(f): tt.tune(table, clips.fold != f) for f in np.unique(clips.fold)}
-    labels = tt.nested_labels(table, settings)
+    labels = tt.nested_labels(table, tt.nested_settings(table, np.ones(len(clips.ids), bool)))
     clip_of_item = dict(zip(item.tolist(), clip.tolist()))
     out = {}
     for i in np.flatnonzero(clips.kind == 0):
