@@ -14,6 +14,7 @@ import sys
 import time
 
 import numpy as np
+import torch
 from sklearn.neural_network import MLPClassifier
 
 import checkpoints
@@ -317,10 +318,18 @@ def main():
     ap.add_argument("--oof", default=None, help="save out-of-fold window probabilities (.npz) here")
     ap.add_argument("--fold-models", default=None,
                     help="also write each fold's model and its held-out manifest here (fold<k>.bin, fold<k>.tsv)")
+    ap.add_argument("--threads", type=int, default=2,
+                    help="PyTorch threads for the cross-validation's fits. PyTorch splits its sums by thread, so "
+                         "the same seed on another thread count trains other weights: fixed here, not the "
+                         "machine's core count, so that a run repeats on any machine")
+    ap.add_argument("--final-threads", type=int, default=None,
+                    help="PyTorch threads for the final fit on every clip (default: --threads)")
     ap.add_argument("--resume", action="store_true",
                     help="keep the folds (in --fold-models) and the final model (--out) an earlier run with the same "
                          "options, inputs and code finished; train only the rest (checkpoints.py)")
     args = ap.parse_args()
+    if args.threads < 1 or (args.final_threads is not None and args.final_threads < 1):
+        ap.error("--threads and --final-threads need at least one thread")
     if args.resume and args.cv and not args.fold_models:
         ap.error("--resume with --cv needs --fold-models (where the finished folds are kept)")
     run_print = checkpoints.fingerprint(args) if args.resume else None
@@ -392,6 +401,7 @@ def main():
     fold = np.where(clip >= 0, fold_of_row[np.maximum(clip, 0)], item % args.folds)
     thresholds = np.full(C, args.threshold)
     figures = {}
+    torch.set_num_threads(args.threads)
     if args.cv:
         truth_clean, pred_clean, truth_aug, pred_aug = {}, {}, {}, {}
         oof = np.zeros((len(X), C), np.float32)
@@ -486,6 +496,7 @@ def main():
     if args.out and args.resume and checkpoints.final_model_done(args.out, run_print):
         print(f"kept {args.out} from an earlier run", file=sys.stderr)
     elif args.out:
+        torch.set_num_threads(args.final_threads or args.threads)
         tr = (y >= 0) & trainable
         options.bag_mask = np.ones(len(y), bool)
         model = fit_model(X[tr], P[tr] if P is not None else None, y[tr], args.seed, options, tr)
