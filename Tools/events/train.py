@@ -321,7 +321,8 @@ def main():
     ap.add_argument("--threads", type=int, default=2,
                     help="PyTorch threads for the cross-validation's fits. PyTorch splits its sums by thread, so "
                          "the same seed on another thread count trains other weights: fixed here, not the "
-                         "machine's core count, so that a run repeats on any machine")
+                         "machine's core count, so that a run repeats on another machine "
+                         "(with the same PyTorch and instruction set)")
     ap.add_argument("--final-threads", type=int, default=None,
                     help="PyTorch threads for the final fit on every clip (default: --threads)")
     ap.add_argument("--resume", action="store_true",
