@@ -21,7 +21,7 @@ source Tools/events/training-data.sh
 # (8, 16, 32 channels; seeds 0 and 100) and one of kernel-3 convolutions over time reading all 64 mel bands (32, 48,
 # 64 channels; seed 0). PyTorch's sums depend on its thread count, so each fit has a fixed one: two threads, and one
 # for the final fits of the band-and-time pair, as the shipped file was trained (with them this script rebuilds it
-# bit for bit on this project's machine; other counts give other weights of the same quality).
+# bit for bit on this project's machine; other counts give other weights: another draw, like another seed).
 for seed in 0 100; do
     python3 Tools/events/train.py --data "$DATASETS" "${COPIES[@]}" --manifest "$M" --members 1 --conv2d --channels 8,16,32 \
         --eq-copies 2 --eq-shift-bands 3 --seed "$seed" --threads 2 --final-threads 1 --cv --resume \
