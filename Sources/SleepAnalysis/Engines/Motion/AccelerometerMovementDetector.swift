@@ -24,8 +24,7 @@ public struct AccelerometerMovementDetector: Sendable {
     public static let floorSeconds = 60
 
     private var filter: MagnitudeBandPass?
-    private var sampleRate: Double?
-    private var pending: [AccelerometerSample] = []
+    private var rateEstimator = AccelerometerRateEstimator()
     private var secondStart: Date?
     private var secondSum = 0.0
     private var secondCount = 0
@@ -40,7 +39,7 @@ public struct AccelerometerMovementDetector: Sendable {
     ///
     /// - Parameters:
     ///   - sessionId: the session the events belong to.
-    ///   - sampleRate: samples per second, or nil to estimate it from the first 64 samples.
+    ///   - sampleRate: samples per second, or nil to estimate it from the timestamps (`AccelerometerRateEstimator`).
     ///   - relativeThreshold: factor over the noise floor (default 4).
     ///   - absoluteThreshold: minimum level in g (default 0.0005 g).
     ///   - maximumGap: largest quiet gap inside a movement, seconds (default 2).
@@ -59,7 +58,6 @@ public struct AccelerometerMovementDetector: Sendable {
         self.relativeThreshold = relativeThreshold
         self.absoluteThreshold = absoluteThreshold
         self.maximumGap = maximumGap
-        self.sampleRate = sampleRate
         if let sampleRate { filter = MagnitudeBandPass(sampleRate: sampleRate) }
     }
 
@@ -68,19 +66,10 @@ public struct AccelerometerMovementDetector: Sendable {
     /// - Parameter samples: accelerometer readings, in g.
     /// - Returns: completed movement events.
     public mutating func add(_ samples: [AccelerometerSample]) -> [Event] {
-        if filter == nil {
-            pending += samples
-            guard pending.count >= 64 else { return [] }
-            let intervals = zip(pending.dropFirst(), pending).map { $0.timestamp.timeIntervalSince($1.timestamp) }
-                .filter { $0 > 0 }.sorted()
-            let rate = intervals.isEmpty ? 50 : 1 / intervals[intervals.count / 2]
-            sampleRate = rate
-            filter = MagnitudeBandPass(sampleRate: rate)
-            let buffered = pending
-            pending = []
-            return buffered.flatMap { process($0) }
-        }
-        return samples.flatMap { process($0) }
+        guard filter == nil else { return samples.flatMap { process($0) } }
+        guard let estimate = rateEstimator.add(samples) else { return [] }
+        filter = MagnitudeBandPass(sampleRate: estimate.rate)
+        return estimate.samples.flatMap { process($0) }
     }
 
     /// Ends the input and returns the movement still open, if any.
@@ -88,12 +77,9 @@ public struct AccelerometerMovementDetector: Sendable {
     /// - Returns: the last movement event, or nothing.
     public mutating func finish() -> [Event] {
         var events: [Event] = []
-        if filter == nil, pending.count > 1 {
-            sampleRate = 50
-            filter = MagnitudeBandPass(sampleRate: 50)
-            let buffered = pending
-            pending = []
-            events += buffered.flatMap { process($0) }
+        if filter == nil, let estimate = rateEstimator.finish() {
+            filter = MagnitudeBandPass(sampleRate: estimate.rate)
+            events += estimate.samples.flatMap { process($0) }
         }
         if let start = secondStart {
             events += closeSecond(start: start)

@@ -17,26 +17,24 @@ import Foundation
 ///
 /// Counts are linear in the motion's amplitude (the floor scales with it); the stager normalises them per night
 /// (rank and mean scale), so a phone on the mattress (small counts) and a wrist device (large counts) give the same
-/// model inputs. The sample rate is given, or estimated as the median interval of the first 64 samples.
+/// model inputs. The sample rate is given, or estimated from the timestamps (`AccelerometerRateEstimator`).
 public struct ActivityCounter: Sendable {
     /// The origin of the 30-second epoch grid.
     public let sessionStart: Date
 
     private var sampleRate: Double?
-    private var pending: [AccelerometerSample] = []
+    private var rateEstimator = AccelerometerRateEstimator()
     private var filter: MagnitudeBandPass?
     private var sums: [Int: Double] = [:]
     private var closedThrough = -1
     private var noiseFloor = ActivityNoiseFloor()
     private var smoother = CausalCountSmoother()
 
-    private static let rateEstimationSamples = 64
-
     /// Creates a counter.
     ///
     /// - Parameters:
     ///   - sessionStart: the start of the first epoch.
-    ///   - sampleRate: samples per second, or nil to estimate it from the timestamps.
+    ///   - sampleRate: samples per second, or nil to estimate it from the timestamps (`AccelerometerRateEstimator`).
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` when the rate is not positive and finite.
     public init(sessionStart: Date, sampleRate: Double? = nil) throws {
         if let sampleRate, !(sampleRate.isFinite && sampleRate > 0) {
@@ -58,16 +56,7 @@ public struct ActivityCounter: Sendable {
             samples.forEach { accumulate($0) }
             return
         }
-        pending += samples
-        guard pending.count >= Self.rateEstimationSamples else { return }
-        let intervals = zip(pending.dropFirst(), pending).map { $0.timestamp.timeIntervalSince($1.timestamp) }
-            .filter { $0 > 0 }.sorted()
-        let rate = intervals.isEmpty ? 50 : 1 / intervals[intervals.count / 2]
-        sampleRate = rate
-        filter = MagnitudeBandPass(sampleRate: rate)
-        let buffered = pending
-        pending = []
-        buffered.forEach { accumulate($0) }
+        if let estimate = rateEstimator.add(samples) { start(estimate) }
     }
 
     /// Returns the counts of every epoch that ends at or before `time` and received samples, oldest first.
@@ -83,14 +72,7 @@ public struct ActivityCounter: Sendable {
     ///
     /// - Returns: one count per epoch with data, oldest first.
     public mutating func finish() -> [ActivityCountSample] {
-        if filter == nil, !pending.isEmpty {
-            let rate = sampleRate ?? Self.fallbackRate(pending)
-            sampleRate = rate
-            filter = MagnitudeBandPass(sampleRate: rate)
-            let buffered = pending
-            pending = []
-            buffered.forEach { accumulate($0) }
-        }
+        if filter == nil, let estimate = rateEstimator.finish() { start(estimate) }
         return close(through: sums.keys.max() ?? closedThrough)
     }
 
@@ -119,9 +101,10 @@ public struct ActivityCounter: Sendable {
         sums[epoch, default: 0] += 100 * abs(filtered) / sampleRate
     }
 
-    private static func fallbackRate(_ samples: [AccelerometerSample]) -> Double {
-        guard let first = samples.first, let last = samples.last, samples.count > 1 else { return 50 }
-        let span = last.timestamp.timeIntervalSince(first.timestamp)
-        return span > 0 ? Double(samples.count - 1) / span : 50
+    /// Starts filtering at the estimated rate, beginning with the samples held while it was estimated.
+    private mutating func start(_ estimate: (rate: Double, samples: [AccelerometerSample])) {
+        sampleRate = estimate.rate
+        filter = MagnitudeBandPass(sampleRate: estimate.rate)
+        estimate.samples.forEach { accumulate($0) }
     }
 }
