@@ -24,11 +24,7 @@ struct BenchmarkNightChoice {
     /// - Returns: false when `name` is another option; a bad value throws its usage message.
     mutating func take(_ name: String, _ value: String) throws(BenchmarkUsageError) -> Bool {
         switch name {
-        case "--hours":
-            guard let parsed = Double(value), parsed > 0 else {
-                throw BenchmarkUsageError("--hours: a positive number")
-            }
-            hours = parsed
+        case "--hours": hours = try Self.hours(value)
         case "--rate":
             guard let parsed = Int(value), parsed >= 8_000 else {
                 throw BenchmarkUsageError("--rate: Hz, 8000 or more")
@@ -43,6 +39,16 @@ struct BenchmarkNightChoice {
         default: return false
         }
         return true
+    }
+
+    /// Parses the value of `--hours`.
+    ///
+    /// - Returns: the hours, a positive finite number; anything else throws its usage message.
+    static func hours(_ value: String) throws(BenchmarkUsageError) -> Double {
+        guard let parsed = Double(value), parsed > 0, parsed.isFinite else {
+            throw BenchmarkUsageError("--hours: a positive number")
+        }
+        return parsed
     }
 
     /// The file to analyse: the input, or the synthetic night (written if missing).

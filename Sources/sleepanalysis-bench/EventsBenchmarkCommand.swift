@@ -9,19 +9,28 @@ enum EventsBenchmarkCommand {
     /// Runs the benchmark and returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
         var hours = 1.0
-        if let index = arguments.firstIndex(of: "--hours"), index + 1 < arguments.count,
-            let value = Double(arguments[index + 1]), value > 0
-        {
-            hours = value
+        var audio: URL?
+        var modelFile: URL?
+        var rest = arguments[...]
+        while let name = rest.popFirst() {
+            guard let value = rest.popFirst() else { return usage("\(name) needs a value") }
+            switch name {
+            case "--hours":
+                do {
+                    hours = try BenchmarkNightChoice.hours(value)
+                } catch {
+                    return usage(error.message)
+                }
+            case "--audio": audio = URL(fileURLWithPath: value)
+            case "--model": modelFile = URL(fileURLWithPath: value)
+            default: return usage("unknown option \(name)")
+            }
         }
         do {
-            var model = try EventClassifierModel.bundled()
-            if let index = arguments.firstIndex(of: "--model"), index + 1 < arguments.count {
-                model = try EventClassifierModel.load(from: URL(fileURLWithPath: arguments[index + 1]))
-            }
+            let model = try modelFile.map { try EventClassifierModel.load(from: $0) } ?? EventClassifierModel.bundled()
             let result: EventEngineBenchmark.Result
-            if let index = arguments.firstIndex(of: "--audio"), index + 1 < arguments.count {
-                result = try EventEngineBenchmark.run(file: URL(fileURLWithPath: arguments[index + 1]), model: model)
+            if let audio {
+                result = try EventEngineBenchmark.run(file: audio, model: model)
             } else {
                 result = try EventEngineBenchmark.run(hours: hours, model: model)
             }
@@ -42,5 +51,9 @@ enum EventsBenchmarkCommand {
             FileHandle.standardError.write(Data("sleepanalysis-bench events: \(error)\n".utf8))
             return 1
         }
+    }
+
+    private static func usage(_ message: String) -> Int32 {
+        BenchmarkUsage.fail("events", message, syntax: "[--hours N | --audio FILE] [--model FILE]")
     }
 }

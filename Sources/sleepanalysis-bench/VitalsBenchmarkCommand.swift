@@ -7,10 +7,15 @@ enum VitalsBenchmarkCommand {
     /// Runs the benchmark and returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
         var hours = 1.0
-        if let index = arguments.firstIndex(of: "--hours"), index + 1 < arguments.count,
-            let value = Double(arguments[index + 1]), value > 0
-        {
-            hours = value
+        var rest = arguments[...]
+        while let name = rest.popFirst() {
+            guard name == "--hours" else { return usage("unknown option \(name)") }
+            guard let value = rest.popFirst() else { return usage("--hours needs a value") }
+            do {
+                hours = try BenchmarkNightChoice.hours(value)
+            } catch {
+                return usage(error.message)
+            }
         }
         do {
             let result = try VitalsBenchmark.run(hours: hours)
@@ -24,5 +29,9 @@ enum VitalsBenchmarkCommand {
             FileHandle.standardError.write(Data("sleepanalysis-bench vitals: \(error)\n".utf8))
             return 1
         }
+    }
+
+    private static func usage(_ message: String) -> Int32 {
+        BenchmarkUsage.fail("vitals", message, syntax: "[--hours N]")
     }
 }

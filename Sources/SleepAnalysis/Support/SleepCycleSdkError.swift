@@ -28,7 +28,7 @@ public enum SleepCycleSdkError: Error, Sendable, Hashable, CustomStringConvertib
     case modelNotProvisioned(String)
     /// A downloaded model is incomplete or corrupt.
     case modelIntegrityCheckFailed(String)
-    /// The model is not part of this build.
+    /// The model is not part of this build, or its file cannot be read (the name and the reason in the message).
     case modelUnavailable(String)
     /// No session can be resumed.
     case noResumableSession
@@ -49,7 +49,7 @@ public enum SleepCycleSdkError: Error, Sendable, Hashable, CustomStringConvertib
         case .resourceDownloadFailed(let why): "Model download failed: \(why)"
         case .modelNotProvisioned(let name): "The model '\(name)' has not been downloaded."
         case .modelIntegrityCheckFailed(let name): "The model '\(name)' is incomplete or corrupt."
-        case .modelUnavailable(let name): "The model '\(name)' is not part of this build."
+        case .modelUnavailable(let name): "The model is unavailable: \(name)"
         case .noResumableSession: "There is no session to resume."
         }
     }

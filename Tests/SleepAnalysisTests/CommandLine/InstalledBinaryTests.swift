@@ -46,7 +46,7 @@ final class InstalledBinaryTests: XCTestCase {
         XCTAssertTrue(lonelyError.contains("no bundled models folder"), lonelyError)
         XCTAssertTrue(lonelyError.contains("share/sleepanalysis/Models"), lonelyError)
         XCTAssertFalse(lonelyError.contains("Fatal error"), lonelyError)
-        XCTAssertTrue(lonelyError.contains("sleepanalysis analyze: The model 'events"), lonelyError)
+        XCTAssertTrue(lonelyError.contains("sleepanalysis analyze: The model is unavailable: events"), lonelyError)
 
         // Installed: PREFIX/bin and PREFIX/share/sleepanalysis/Models, run through a link from elsewhere.
         let prefix = root.appendingPathComponent("prefix")

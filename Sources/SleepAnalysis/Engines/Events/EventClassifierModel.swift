@@ -118,7 +118,7 @@ public final class EventClassifierModel: Sendable {
             data = try Data(contentsOf: url)
         } catch {
             let reason = error.localizedDescription
-            throw SleepCycleSdkError.modelUnavailable("events (\(url.lastPathComponent): \(reason))")
+            throw SleepCycleSdkError.modelUnavailable("events (\(url.path): \(reason))")
         }
         return try EventClassifierModel(data: data, name: url.lastPathComponent)
     }

@@ -43,6 +43,7 @@ final class EventClassifierModelTests: XCTestCase {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID()).bin")
         XCTAssertThrowsError(try EventClassifierModel.load(from: url)) { error in
             guard case SleepCycleSdkError.modelUnavailable = error else { return XCTFail("got \(error)") }
+            XCTAssertTrue(error.localizedDescription.contains(url.path), error.localizedDescription)
         }
     }
 
