@@ -56,6 +56,31 @@ size_t sa_non_finite_count(const float *samples, size_t count) {
 }
 
 SA_VECTOR_CLONES
+size_t sa_full_scale_plateau_count(const float *samples, size_t frames, size_t channels, float level,
+                                   float *previous) {
+    if (samples == NULL || previous == NULL || channels == 0 || frames == 0) return 0;
+    /* Each sample against the one a frame earlier: the block's first frame against `previous`, the rest within
+       the block. The branch-free inner loop vectorises; blocks of 2^16 keep each 32-bit sum from overflowing. */
+    size_t total = 0;
+    for (size_t c = 0; c < channels; c++) {
+        const float x = samples[c];
+        total += x == previous[c] && fabsf(x) >= level;
+    }
+    const size_t count = frames * channels;
+    for (size_t start = channels; start < count; start += 65536) {
+        const size_t end = count - start < 65536 ? count : start + 65536;
+        uint32_t found = 0;
+        for (size_t i = start; i < end; i++) {
+            const float x = samples[i];
+            found += (x == samples[i - channels]) & (fabsf(x) >= level);
+        }
+        total += found;
+    }
+    for (size_t c = 0; c < channels; c++) previous[c] = samples[count - channels + c];
+    return total;
+}
+
+SA_VECTOR_CLONES
 void sa_band_energy_sum(const float *log_mel, size_t frames, size_t bands, size_t first, size_t count,
                         double *total) {
     /* One running sum per band, so the loop over bands is element-wise (it vectorises); at most 64 bands at a

@@ -11,6 +11,9 @@ public struct AnalysisWarning: Sendable, Hashable, Codable, CustomStringConverti
         case bandLimitedAudio
         /// Some samples were NaN or infinite; each was replaced by silence and `count` says how many.
         case nonFiniteSamples
+        /// Samples were clipped at full scale (the microphone's gain is too high); `count` says how many (reported
+        /// from 100 samples on).
+        case clippedAudio
         /// Sensor readings were given but none lies within the recorded audio; `count` says how many were given.
         case sensorReadingsOutsideRecording
     }

@@ -1,6 +1,7 @@
 import CSleepDSP
 
-/// The C core's checks of every sample (vectorised): the range of a block and its count of non-finite values.
+/// The C core's checks of every sample (vectorised): the range of a block, its count of non-finite values and of
+/// samples clipped at full scale.
 enum DSPSampleChecks {
     /// The smallest and largest non-NaN value of `samples`; `(+∞, −∞)` when there is none.
     static func range(_ samples: ArraySlice<Float>) -> (low: Float, high: Float) {
@@ -15,6 +16,21 @@ enum DSPSampleChecks {
     /// How many of `samples` are NaN or infinite.
     static func nonFiniteCount(_ samples: [Float]) -> Int {
         samples.withUnsafeBufferPointer { sa_non_finite_count($0.baseAddress, $0.count) }
+    }
+
+    /// How many samples of the interleaved `samples` lie on a full-scale plateau: at least `level` in magnitude and
+    /// equal to the same channel's sample one frame earlier (for the first frame, `previous[channel]`, which is then
+    /// set to the last frame).
+    /// `previous` holds one value per channel (NaN before the first block); a trailing partial frame is not read.
+    static func fullScalePlateauCount(_ samples: [Float], level: Float, previous: inout [Float]) -> Int {
+        let channels = previous.count
+        guard channels > 0 else { return 0 }
+        let frames = samples.count / channels
+        return samples.withUnsafeBufferPointer { block in
+            previous.withUnsafeMutableBufferPointer { last in
+                sa_full_scale_plateau_count(block.baseAddress, frames, channels, level, last.baseAddress)
+            }
+        }
     }
 
     /// The summed energy (`exp` of each value) of the log-mel bands `bands` over every frame of `logMel`

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Watches what a data source delivers for input that analyses badly without failing: low sample rates,
-/// band-limited audio, non-finite samples (repaired here), sensor readings that miss the recording. Its
+/// band-limited audio, non-finite samples (repaired here), clipped audio, sensor readings that miss the recording. Its
 /// `warnings` go into each session's result. Confined to the pipeline thread.
 struct InputQualityMonitor {
     /// The rate the detectors were trained at (Hz).
@@ -9,6 +9,7 @@ struct InputQualityMonitor {
 
     private var sampleRate: Double?
     private var nonFiniteSamples = 0
+    private var clipping = ClippingMonitor()
     private var bandwidth = AudioBandwidthMonitor()
     private var readings: [SensorKind: ReadingSpan] = [:]
 
@@ -25,10 +26,12 @@ struct InputQualityMonitor {
         var firstInSession: Date?
     }
 
-    /// Replaces NaN and infinite samples of `chunk` by 0 (silence), counting them; notes its sample rate.
+    /// Replaces NaN and infinite samples of `chunk` by 0 (silence), counting them; counts its clipped samples and
+    /// notes its sample rate.
     mutating func inspect(_ chunk: inout AudioChunk) {
         if sampleRate == nil { sampleRate = chunk.sampleRate }
         nonFiniteSamples += NonFiniteSampleRepair.zero(&chunk.samples)
+        clipping.add(chunk.samples, channelCount: chunk.channelCount)
     }
 
     /// Notes the features of the first analysed signal (for the bandwidth check).
@@ -85,6 +88,17 @@ struct InputQualityMonitor {
                     message: "\(nonFiniteSamples) audio sample(s) were NaN or infinite and were replaced by silence; "
                         + "only the analysis windows holding them are affected",
                     count: nonFiniteSamples))
+        }
+        if clipping.isClipped {
+            let share = 100 * Double(clipping.clippedSamples) / Double(max(1, clipping.samples))
+            warnings.append(
+                AnalysisWarning(
+                    kind: .clippedAudio,
+                    message: "\(clipping.clippedSamples) audio sample(s) (\(String(format: "%.2g", share)) % of the "
+                        + "recording) were clipped at full scale: the microphone's gain is too high, or sounds were "
+                        + "louder than the input can take. Loud sounds are distorted there and their sound level "
+                        + "reads low; lower the input gain",
+                    count: clipping.clippedSamples))
         }
         for kind in SensorKind.allCases {
             guard let span = readings[kind], span.count > 0 else { continue }

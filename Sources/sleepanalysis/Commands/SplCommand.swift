@@ -6,7 +6,8 @@ import SleepAnalysis
 ///
 /// JSON output (one object, keys sorted): `leq`, `min`, `max` (dB SPL, A-weighted, whole file), `frames`
 /// (A-weighted dB SPL per frame, 0.01 dB resolution), `frameDuration` and `windowDuration` (s), `sampleRate`,
-/// `channelCount`, `duration` (s), `calibrationOffsetDb`.
+/// `channelCount`, `duration` (s), `calibrationOffsetDb`, `repairedSampleCount` (NaN or infinite samples measured as
+/// silence), `clippedSampleCount` (samples cut off at full scale, where the levels read low).
 enum SplCommand: Command {
     static let name = "spl"
     static let summary = "A-weighted sound level of an audio file (per frame, Leq, min, max)"
@@ -54,15 +55,23 @@ enum SplCommand: Command {
         return String(decoding: try encoder.encode(rounded), as: UTF8.self)
     }
 
-    /// The report as two lines for people.
+    /// The report as two lines for people, and a warning line for each kind of damage the recording has.
     static func text(_ report: SoundLevelReport) -> String {
-        """
-        LAeq \(String(format: "%.1f", report.leq)) dB SPL   min \(String(format: "%.1f", report.min))   \
-        max \(String(format: "%.1f", report.max))
-        \(report.frames.count) frames of \(report.frameDuration) s over \(String(format: "%.1f", report.duration)) s \
-        (\(Int(report.sampleRate)) Hz, \(report.channelCount) channel(s), calibration offset \
-        \(report.calibrationOffsetDb) dB)
+        var warnings = ""
+        if report.clippedSampleCount > 0 {
+            warnings +=
+                "warning: \(report.clippedSampleCount) sample(s) clipped at full scale; the levels read low there\n"
+        }
+        if report.repairedSampleCount > 0 {
+            warnings += "warning: \(report.repairedSampleCount) NaN or infinite sample(s) measured as silence\n"
+        }
+        return """
+            LAeq \(String(format: "%.1f", report.leq)) dB SPL   min \(String(format: "%.1f", report.min))   \
+            max \(String(format: "%.1f", report.max))
+            \(report.frames.count) frames of \(report.frameDuration) s over \(String(format: "%.1f", report.duration)) s \
+            (\(Int(report.sampleRate)) Hz, \(report.channelCount) channel(s), calibration offset \
+            \(report.calibrationOffsetDb) dB)
 
-        """
+            """ + warnings
     }
 }

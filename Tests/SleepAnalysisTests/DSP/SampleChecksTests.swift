@@ -2,7 +2,8 @@ import XCTest
 
 @testable import SleepAnalysis
 
-/// `DSPSampleChecks` (the vectorised C `sa_sample_range` and `sa_non_finite_count`) against plain loops.
+/// `DSPSampleChecks` (the vectorised C `sa_sample_range`, `sa_non_finite_count` and `sa_full_scale_plateau_count`)
+/// against plain loops.
 final class SampleChecksTests: XCTestCase {
     func testMatchesPlainLoopWithNaNAtEveryLength() {
         var generator = SplitMix64(seed: 3)
@@ -48,6 +49,39 @@ final class SampleChecksTests: XCTestCase {
             let expected = samples.filter { !$0.isFinite }.count
             XCTAssertEqual(DSPSampleChecks.nonFiniteCount(samples), expected, "\(count) samples")
         }
+    }
+
+    func testFullScalePlateauCountMatchesPlainLoopInAnySplitOfBlocks() {
+        var generator = SplitMix64(seed: 17)
+        for channels in 1...2 {
+            // Noise with full-scale plateaus of one to five samples, some on one channel only, some at -1.
+            var samples = (0..<(2_000 * channels)).map { _ in Float(Double(generator.next() % 20_001) / 10_000 - 1) }
+            for start in stride(from: 7, to: samples.count - 20, by: 97) {
+                let value: Float = start % 2 == 0 ? 1 : -1
+                let length = 1 + start % 5
+                for frame in 0..<length { samples[start + frame * channels] = value }
+            }
+            samples[1] = 0.995  // above the level but not held: not a plateau
+            var expected = 0
+            for index in channels..<samples.count
+            where samples[index] == samples[index - channels] && abs(samples[index]) >= ClippingMonitor.level {
+                expected += 1
+            }
+            XCTAssertGreaterThan(expected, 20)
+            for blockFrames in [1, 3, 64, 999, 2_000] {
+                var previous = [Float](repeating: .nan, count: channels)
+                var counted = 0
+                for start in stride(from: 0, to: samples.count, by: blockFrames * channels) {
+                    let block = Array(samples[start..<min(samples.count, start + blockFrames * channels)])
+                    counted += DSPSampleChecks.fullScalePlateauCount(
+                        block, level: ClippingMonitor.level, previous: &previous)
+                }
+                XCTAssertEqual(counted, expected, "\(channels) channel(s) in blocks of \(blockFrames) frames")
+                XCTAssertEqual(previous, Array(samples.suffix(channels)))
+            }
+        }
+        var none: [Float] = []
+        XCTAssertEqual(DSPSampleChecks.fullScalePlateauCount([1, 1, 1], level: 0.99, previous: &none), 0)
     }
 
     func testBandEnergyMatchesDoubleExpSums() {

@@ -42,6 +42,28 @@ final class SplCommandTests: XCTestCase {
         }
     }
 
+    func test_spl_counts_clipped_samples_and_says_its_levels_read_low_there() throws {
+        // Given: a 1 kHz tone at twice full scale, cut off at ±1 when written (16-bit), and the same tone at half scale.
+        for (amplitude, clipped) in [(2.0, true), (0.5, false)] {
+            let url = try writeTone(amplitude: amplitude, sampleRate: 48_000, channels: 2)
+            var stored: [Float] = []
+            let reader = try AudioFileReader(url: url)
+            while let block = try reader.read(maxFrames: 4_096) { stored += block }
+            let expected = (2..<stored.count).filter { stored[$0] == stored[$0 - 2] && abs(stored[$0]) >= 0.99 }.count
+
+            // When
+            let report = try SoundLevelAnalysis.analyze(file: url)
+            let text = try run(["spl", url.path])
+
+            // Then
+            XCTAssertEqual(report.clippedSampleCount, expected)
+            XCTAssertEqual(expected > 1_000, clipped, "\(expected) clipped samples at amplitude \(amplitude)")
+            XCTAssertEqual(text.status, 0, text.error)
+            let output = String(decoding: text.output, as: UTF8.self)
+            XCTAssertEqual(output.contains("clipped at full scale; the levels read low there"), clipped, output)
+        }
+    }
+
     func test_soundLevelAnalysis_throws_invalidInput_for_missing_and_garbage_files() throws {
         XCTAssertThrowsError(try SoundLevelAnalysis.analyze(file: directory.appendingPathComponent("none.wav"))) {
             guard case SleepCycleSdkError.invalidInput = $0 else { return XCTFail("\($0)") }

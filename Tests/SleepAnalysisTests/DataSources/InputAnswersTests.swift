@@ -179,6 +179,32 @@ final class InputAnswersTests: XCTestCase {
         XCTAssertTrue(level.leq.isFinite && level.max.isFinite)
     }
 
+    func test_clipped_audio_is_a_warning_and_audio_that_only_reaches_full_scale_is_not() async throws {
+        // Given: the demo night's first three minutes turned up until one sample in a hundred passes full scale,
+        // and the same minutes scaled so that their loudest sample is just under it.
+        let samples = Array(try demoSamples().prefix(16_000 * 180))
+        let magnitudes = samples.map(abs).sorted()
+        let gain = 1 / magnitudes[magnitudes.count * 99 / 100]
+        let clipped = samples.map { min(1, max(-1, gain * $0)) }
+        let loud = samples.map { 0.98 * $0 / magnitudes[magnitudes.count - 1] }
+
+        // When
+        let clippedResult = try await analyse(try wav("clipped.wav", clipped, rate: 16_000))
+        let loudResult = try await analyse(try wav("loud.wav", loud, rate: 16_000))
+
+        // Then: the clipped night says how many samples clipped, as read back from its 16-bit file.
+        let reader = try AudioFileReader(url: directory.url.appendingPathComponent("clipped.wav"))
+        var stored: [Float] = []
+        while let block = try reader.readMono(maxFrames: 16_000) { stored += block }
+        let plateau = zip(stored.dropFirst(), stored).filter { $0 == $1 && abs($0) >= 0.99 }.count
+        XCTAssertGreaterThan(plateau, ClippingMonitor.reportedFrom)
+        XCTAssertEqual(clippedResult.warnings.map(\.kind), [.clippedAudio])
+        XCTAssertEqual(clippedResult.warnings.first?.count, plateau)
+        XCTAssertTrue(
+            clippedResult.warnings[0].message.contains("lower the input gain"), clippedResult.warnings[0].message)
+        XCTAssertEqual(loudResult.warnings, [])
+    }
+
     func test_narrow_audio_is_analysed_with_a_warning_naming_the_degraded_detectors() async throws {
         let samples = try demoSamples()
         let down = try Resampler(inputRate: 16_000, outputRate: 8_000, channelCount: 1)

@@ -8,7 +8,8 @@ public enum SoundLevelAnalysis {
     /// - Parameters:
     ///   - file: the recording.
     ///   - calibration: how dBFS maps to dB SPL; the typical MEMS microphone (+120 dB) by default.
-    /// - Returns: the per-frame levels, Leq, min and max in dB SPL (NaN or infinite samples count as silence).
+    /// - Returns: the per-frame levels, Leq, min and max in dB SPL (NaN or infinite samples count as silence), and
+    ///   the counts of repaired and clipped samples.
     /// - Throws: `SleepCycleSdkError.invalidInput` when the file is missing, unreadable, corrupt or empty.
     public static func analyze(file: URL, calibration: LevelCalibration = .default) throws -> SoundLevelReport {
         let reader = try AudioFileReader(url: file)
@@ -17,9 +18,11 @@ public enum SoundLevelAnalysis {
         var accumulator = FrameAccumulator(channelCount: channels)
         var framesRead = 0
         var repaired = 0
+        var clipping = ClippingMonitor()
         while var block = try reader.read(maxFrames: 16_384) {  // under glibc's mmap threshold
             framesRead += block.count / channels
             repaired += NonFiniteSampleRepair.zero(&block)
+            clipping.add(block, channelCount: channels)
             for (channel, meter) in meters.enumerated() {
                 let samples =
                     channels == 1
@@ -38,6 +41,7 @@ public enum SoundLevelAnalysis {
             meanSquares: accumulator.meanSquares, meter: meters[0], channelCount: channels,
             duration: Double(framesRead) / reader.sampleRate, calibration: calibration)
         report.repairedSampleCount = repaired
+        report.clippedSampleCount = clipping.clippedSamples
         return report
     }
 
@@ -58,12 +62,15 @@ public enum SoundLevelAnalysis {
         guard !samples.isEmpty else { throw SleepCycleSdkError.invalidInput("sound level: no audio samples") }
         var clean = samples
         let repaired = NonFiniteSampleRepair.zero(&clean)
+        var clipping = ClippingMonitor()
+        clipping.add(clean, channelCount: 1)
         var frames = meter.process(clean)
         if let last = meter.flush() { frames.append(last) }
         var report = makeReport(
             meanSquares: frames.map(\.aWeighted), meter: meter, channelCount: 1,
             duration: Double(samples.count) / sampleRate, calibration: calibration)
         report.repairedSampleCount = repaired
+        report.clippedSampleCount = clipping.clippedSamples
         return report
     }
 

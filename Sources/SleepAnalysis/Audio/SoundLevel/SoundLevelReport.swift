@@ -25,4 +25,7 @@ public struct SoundLevelReport: Sendable, Hashable, Codable {
     public var calibrationOffsetDb: Double
     /// Samples that were NaN or infinite and were measured as silence (0 for a clean recording).
     public var repairedSampleCount = 0
+    /// Samples cut off at full scale (at least 0.99 in magnitude and equal to the one before on their channel): where
+    /// the recording clipped, its levels read low (0 for a clean recording).
+    public var clippedSampleCount = 0
 }
