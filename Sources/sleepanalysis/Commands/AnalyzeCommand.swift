@@ -79,6 +79,11 @@ enum AnalyzeCommand: Command {
         guard outDirectory == nil || format == "csv" else {
             throw CommandLineError.usage("--out-dir writes CSV tables: use it with --format csv")
         }
+        // Where the files go, checked before a night is analysed for minutes.
+        for option in ["hypnogram", NightReportFile.option] {
+            if let path = parsed.option(option) { try OutputDestination.checkFile(path, option: option) }
+        }
+        if let outDirectory { try OutputDestination.checkFolder(outDirectory.path, option: "out-dir") }
         let inputs = try NightInputs(parsed)
         if parsed.flag("split-nights") {
             for other in ["stereo", "resume"] where parsed.flag(other) {

@@ -41,6 +41,10 @@ enum RecordCommand: Command {
         if parsed.flag("list-devices") { return listDevices() }
         let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
         let duration = try parsed.option("duration").map(parseDuration)
+        // The report is written when the recording ends: its destination is checked before the night begins.
+        if let path = parsed.option(NightReportFile.option) {
+            try OutputDestination.checkFile(path, option: NightReportFile.option)
+        }
         _ = try await CommandLineLicence.initialize(parsed)
         let source = LiveDataSource(device: parsed.option("device") ?? "default", maximumDuration: duration)
         let recorder = try parsed.option("out").map { try AudioRecorder(path: $0) }
