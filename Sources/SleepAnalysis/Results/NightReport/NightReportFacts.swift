@@ -77,7 +77,8 @@ public enum NightReportFacts {
                 problems.isEmpty
                 ? "healthy throughout"
                 : problems.map {
-                    "\($0.status.rawValue) \(clock($0.interval.start, zone))–\(clock($0.interval.end, zone))"
+                    "\($0.status.rawValue) \(clock($0.interval.start, zone))–\(clock($0.interval.end, zone)) "
+                        + "(\(span($0.interval.duration)))"
                 }.joined(separator: ", ")
             facts.append(NightReportFact("Audio health", text))
         }
@@ -117,6 +118,12 @@ public enum NightReportFacts {
         guard let seconds, seconds.isFinite else { return "–" }
         let minutes = Int((seconds / 60).rounded())
         return minutes >= 60 ? String(format: "%d h %02d min", minutes / 60, minutes % 60) : "\(minutes) min"
+    }
+
+    /// `12 s` under a minute, else as `duration` (`3 min`, `1 h 05 min`): how long a stretch lasted, which its
+    /// start and end clock times, to the minute, do not show when it is short.
+    static func span(_ seconds: Double) -> String {
+        seconds < 59.5 ? "\(Int(seconds.rounded())) s" : duration(seconds)
     }
 
     /// `06:42` in `zone`.
