@@ -20,7 +20,7 @@ enum AnalyzeCommand: Command {
             "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace", "out-dir", "timezone",
             NightReportFile.option,
         ],
-        flags: ["stereo", "quiet", "resume", "no-store", "split-nights"],
+        flags: ["stereo", "quiet", "resume", StoreDirectoryArgument.noStoreFlag, "split-nights"],
         shortNames: ["f": "format", "q": "quiet", "s": "store", "o": "out-dir"],
         positionals: ["AUDIO"],
         usage: """
@@ -74,7 +74,7 @@ enum AnalyzeCommand: Command {
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
-        let store = try storeDirectory(parsed)
+        let store = try StoreDirectoryArgument.savingDirectory(parsed)
         let outDirectory = parsed.option("out-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
         guard outDirectory == nil || format == "csv" else {
             throw CommandLineError.usage("--out-dir writes CSV tables: use it with --format csv")
@@ -155,17 +155,6 @@ enum AnalyzeCommand: Command {
         if let error = await SleepCycleSdk.dataSourceError {
             throw CommandLineError.badData("the input ended early: \(error) (the result above covers what came before)")
         }
-    }
-
-    /// Where the result is saved: `--store DIR`, else the default store; nil with `--no-store`.
-    ///
-    /// - Throws: a usage `CommandLineError` when both `--store` and `--no-store` are given.
-    private static func storeDirectory(_ parsed: ParsedArguments) throws -> URL? {
-        guard parsed.flag("no-store") else { return StoreDirectoryArgument.directory(parsed) }
-        guard parsed.option(StoreDirectoryArgument.option) == nil else {
-            throw CommandLineError.usage("give --store DIR or --no-store, not both")
-        }
-        return nil
     }
 
     // MARK: - Analysis

@@ -6,7 +6,8 @@ import SleepAnalysis
 /// Events, breathing rates, stages and audio-health changes are printed as they come (one line each, on standard
 /// error); at the end (the duration elapsed, or Ctrl-C) the whole result is printed like `analyze` prints it.
 /// With `--out`, the analysed audio (16 kHz mono) is also written to FILE (WAV or FLAC by its extension); with
-/// `--report`, the HTML night report.
+/// `--report`, the HTML night report. Like `analyze`, it saves the night in the session store (the default one, or
+/// `--store DIR`) unless `--no-store` is given.
 enum RecordCommand: Command {
     static let name = "record"
     static let summary = "analyse live from an ALSA microphone"
@@ -17,7 +18,7 @@ enum RecordCommand: Command {
             "device", "duration", "out", "format", "store", CommandLineLicence.option, "storage",
             NightReportFile.option,
         ],
-        flags: ["list-devices"],
+        flags: ["list-devices", StoreDirectoryArgument.noStoreFlag],
         shortNames: ["d": "device", "o": "out", "f": "format", "s": "store"],
         positionals: [],
         usage: """
@@ -30,7 +31,9 @@ enum RecordCommand: Command {
               -o, --out FILE               also write the analysed audio (16 kHz mono) to FILE (.wav or .flac)
               -f, --format json|csv|text   output format of the final result (default text)
                   --report FILE.html       also write the night report (one self-contained HTML page)
-              -s, --store DIR              also save the result in the session store at DIR
+              -s, --store DIR              save the result in the session store at DIR (default
+                                           $XDG_DATA_HOME/sleepanalysis, else ~/.local/share/sleepanalysis)
+                  --no-store               do not save the result
                   --api-key KEY            licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation licence)
                   --storage DIR            SDK state directory (default: the XDG directories)
 
@@ -41,6 +44,7 @@ enum RecordCommand: Command {
         if parsed.flag("list-devices") { return listDevices() }
         let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
         let duration = try parsed.option("duration").map(parseDuration)
+        let store = try StoreDirectoryArgument.savingDirectory(parsed)
         // The report is written when the recording ends: its destination is checked before the night begins.
         if let path = parsed.option(NightReportFile.option) {
             try OutputDestination.checkFile(path, option: NightReportFile.option)
@@ -65,9 +69,9 @@ enum RecordCommand: Command {
         let result = try await SleepCycleSdk.stopAnalysis()
         live.cancel()
         try recorder?.close()
-        let storing = parsed.option(StoreDirectoryArgument.option).map {
+        let storing = store.map {
             ResultStoring(
-                [result], in: URL(fileURLWithPath: $0, isDirectory: true),
+                [result], in: $0,
                 storageDirectory: parsed.option("storage").map { URL(fileURLWithPath: $0, isDirectory: true) })
         }
         let report = AnalysisReport(result: result, score: SleepScoring.score(result: result))

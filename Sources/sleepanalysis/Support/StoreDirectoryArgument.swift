@@ -20,6 +20,22 @@ enum StoreDirectoryArgument {
                                    reads the store at $SLEEPANALYSIS_DATABASE_URL)
         """
 
+    /// The flag of the commands that save a night (`analyze`, `record`) to save nothing.
+    static let noStoreFlag = "no-store"
+
+    /// Where a command that saves its night saves it: `--store DIR`, else the default store; nil with `--no-store`.
+    ///
+    /// - Parameter parsed: The parsed command line.
+    /// - Returns: The store directory, or nil.
+    /// - Throws: a usage `CommandLineError` when both `--store` and `--no-store` are given.
+    static func savingDirectory(_ parsed: ParsedArguments) throws -> URL? {
+        guard parsed.flag(noStoreFlag) else { return directory(parsed) }
+        guard parsed.option(option) == nil else {
+            throw CommandLineError.usage("give --store DIR or --no-store, not both")
+        }
+        return nil
+    }
+
     /// The store directory: `--store DIR` if given, else the default.
     ///
     /// - Parameter parsed: The parsed command line.

@@ -3,7 +3,8 @@ import XCTest
 
 /// `record --report` end to end on a real ALSA device: ALSA's `file` plugin (defined in the `.asoundrc` of a
 /// temporary home) plays a raw recording into the capture, and the HTML night report is written from what was
-/// captured, sound level included.
+/// captured, sound level included. Like `analyze`, `record` saves the night in the default session store unless
+/// `--no-store`.
 final class RecordReportCommandTests: XCTestCase {
     func test_record_writes_the_night_report_of_what_it_captured() throws {
         let home = try makeTemporaryDirectory(self)
@@ -22,6 +23,7 @@ final class RecordReportCommandTests: XCTestCase {
         try Data(asoundrc.utf8).write(to: home.appendingPathComponent(".asoundrc"))
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
+        environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
         let report = home.appendingPathComponent("night.html")
 
         let output = try runCommandLineTool(
@@ -37,6 +39,21 @@ final class RecordReportCommandTests: XCTestCase {
         }
         XCTAssertTrue(html.contains("LAeq"), "the sound level the capture measured is on the page")
         XCTAssertTrue(html.contains("No score: the recording is short"), "a 6-second capture is not scored")
+
+        // The night is in the default store; a second capture with --no-store adds none.
+        let again = try runCommandLineTool(
+            [
+                "record", "--device", "sleepanalysis_report_test", "--duration", "2", "--no-store",
+                "--storage", home.appendingPathComponent("state").path,
+            ], environment: environment, timeout: 60)
+        XCTAssertEqual(again.status, 0, again.standardError)
+        let history = try runCommandLineTool(["history", "--format", "json"], environment: environment)
+        XCTAssertEqual(history.status, 0, history.standardError)
+        let stored = try JSONSerialization.jsonObject(with: Data(history.standardOutput.utf8)) as? [String: Any]
+        XCTAssertEqual((stored?["nights"] as? [Any])?.count, 1, history.standardOutput)
+        let both = try runCommandLineTool(
+            ["record", "--store", home.path, "--no-store"], environment: environment, timeout: 20)
+        XCTAssertEqual(both.status, 64, both.standardError)
     }
 
     /// Signed 16-bit mono samples at 16 kHz: noise whose loudness swells and falls every 4 seconds, like breath.
