@@ -91,10 +91,11 @@ struct InputQualityMonitor {
         }
         if clipping.isClipped {
             let share = 100 * Double(clipping.clippedSamples) / Double(max(1, clipping.samples))
+            let shareText = share < 0.001 ? "under 0.001" : String(format: "%.3g", share)
             warnings.append(
                 AnalysisWarning(
                     kind: .clippedAudio,
-                    message: "\(clipping.clippedSamples) audio sample(s) (\(String(format: "%.2g", share)) % of the "
+                    message: "\(clipping.clippedSamples) audio sample(s) (\(shareText) % of the "
                         + "recording) were clipped at full scale: the microphone's gain is too high, or sounds were "
                         + "louder than the input can take. Loud sounds are distorted there and their sound level "
                         + "reads low; lower the input gain",
