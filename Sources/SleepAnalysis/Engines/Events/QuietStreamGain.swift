@@ -73,8 +73,7 @@ struct QuietStreamGain {
         }
         // Mostly digital silence: nothing to measure.
         guard levels.count * 2 >= Self.framesPerMeasurement else { return }
-        levels.sort()
-        let floor = levels[levels.count / 10]
+        guard let floor = OrderStatistic.select(levels.count / 10, in: &levels) else { return }
         let wanted = min(max(Self.lowestTrainedFloorDbfs - floor, 0), Self.maximumGainDb)
         if measured {
             gainDb += min(max(wanted - gainDb, -Self.maximumStepDb), Self.maximumStepDb)
