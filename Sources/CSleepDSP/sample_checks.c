@@ -56,28 +56,27 @@ size_t sa_non_finite_count(const float *samples, size_t count) {
 }
 
 SA_VECTOR_CLONES
-size_t sa_full_scale_plateau_count(const float *samples, size_t frames, size_t channels, float level,
-                                   float *previous) {
-    if (samples == NULL || previous == NULL || channels == 0 || frames == 0) return 0;
-    /* Each sample against the one a frame earlier: the block's first frame against `previous`, the rest within
-       the block. The branch-free inner loop vectorises; blocks of 2^16 keep each 32-bit sum from overflowing. */
-    size_t total = 0;
+void sa_full_scale_plateau_counts(const float *samples, size_t frames, size_t channels, float level, float *previous,
+                                  size_t *counts) {
+    if (samples == NULL || previous == NULL || counts == NULL || channels == 0 || frames == 0) return;
+    /* Each channel's samples against the same channel's one frame earlier: the block's first frame against
+       `previous`, the rest within the block. The branch-free inner loop vectorises (strided for stereo); blocks of
+       2^16 frames keep each 32-bit sum from overflowing. */
     for (size_t c = 0; c < channels; c++) {
-        const float x = samples[c];
-        total += x == previous[c] && fabsf(x) >= level;
-    }
-    const size_t count = frames * channels;
-    for (size_t start = channels; start < count; start += 65536) {
-        const size_t end = count - start < 65536 ? count : start + 65536;
-        uint32_t found = 0;
-        for (size_t i = start; i < end; i++) {
-            const float x = samples[i];
-            found += (x == samples[i - channels]) & (fabsf(x) >= level);
+        const float *x = samples + c;
+        size_t total = x[0] == previous[c] && fabsf(x[0]) >= level;
+        for (size_t start = 1; start < frames; start += 65536) {
+            const size_t end = frames - start < 65536 ? frames : start + 65536;
+            uint32_t found = 0;
+            for (size_t f = start; f < end; f++) {
+                const float value = x[f * channels];
+                found += (value == x[(f - 1) * channels]) & (fabsf(value) >= level);
+            }
+            total += found;
         }
-        total += found;
+        counts[c] += total;
+        previous[c] = x[(frames - 1) * channels];
     }
-    for (size_t c = 0; c < channels; c++) previous[c] = samples[count - channels + c];
-    return total;
 }
 
 SA_VECTOR_CLONES

@@ -14,12 +14,13 @@ void sa_sample_range(const float *samples, size_t count, float *low, float *high
 /* How many of samples[0 ..< count] are NaN or infinite. */
 size_t sa_non_finite_count(const float *samples, size_t count);
 
-/* How many samples of the interleaved block samples[0 ..< frames * channels] lie on a full-scale plateau: at least
-   `level` in magnitude and equal to the sample of the same channel one frame earlier. For the block's first frame
-   that earlier sample is previous[channel] (from the block before; NaN for none). previous[0 ..< channels] is then
-   set to the block's last frame, so a night read in blocks counts as if read whole. 0 for an empty block. */
-size_t sa_full_scale_plateau_count(const float *samples, size_t frames, size_t channels, float level,
-                                   float *previous);
+/* Adds to counts[channel], for each channel of the interleaved block samples[0 ..< frames * channels], how many of
+   its samples lie on a full-scale plateau: at least `level` in magnitude and equal to the sample of the same channel
+   one frame earlier. For the block's first frame that earlier sample is previous[channel] (from the block before;
+   NaN for none). previous[0 ..< channels] is then set to the block's last frame, so a night read in blocks counts as
+   if read whole. Nothing changes for an empty block. */
+void sa_full_scale_plateau_counts(const float *samples, size_t frames, size_t channels, float level, float *previous,
+                                  size_t *counts);
 
 /* Adds, over `frames` frames of `bands` natural-log band energies each (frame-major), exp(log_mel) of bands
    first ..< first + count to *total. exp is computed in single precision to within 2e-7 relative. */

@@ -18,17 +18,22 @@ enum DSPSampleChecks {
         samples.withUnsafeBufferPointer { sa_non_finite_count($0.baseAddress, $0.count) }
     }
 
-    /// How many samples of the interleaved `samples` lie on a full-scale plateau: at least `level` in magnitude and
-    /// equal to the same channel's sample one frame earlier (for the first frame, `previous[channel]`, which is then
-    /// set to the last frame).
-    /// `previous` holds one value per channel (NaN before the first block); a trailing partial frame is not read.
-    static func fullScalePlateauCount(_ samples: [Float], level: Float, previous: inout [Float]) -> Int {
+    /// Adds to `counts[channel]`, for each channel of the interleaved `samples`, how many of its samples lie on a
+    /// full-scale plateau: at least `level` in magnitude and equal to the same channel's sample one frame earlier
+    /// (for the first frame, `previous[channel]`, which is then set to the last frame).
+    ///
+    /// `previous` and `counts` hold one value per channel (`previous` NaN before the first block); a trailing partial
+    /// frame is not read, and nothing is counted when their sizes differ.
+    static func fullScalePlateauCounts(_ samples: [Float], level: Float, previous: inout [Float], counts: inout [Int]) {
         let channels = previous.count
-        guard channels > 0 else { return 0 }
+        guard channels > 0, counts.count == channels else { return }
         let frames = samples.count / channels
-        return samples.withUnsafeBufferPointer { block in
+        samples.withUnsafeBufferPointer { block in
             previous.withUnsafeMutableBufferPointer { last in
-                sa_full_scale_plateau_count(block.baseAddress, frames, channels, level, last.baseAddress)
+                counts.withUnsafeMutableBufferPointer { sums in
+                    sa_full_scale_plateau_counts(
+                        block.baseAddress, frames, channels, level, last.baseAddress, sums.baseAddress)
+                }
             }
         }
     }

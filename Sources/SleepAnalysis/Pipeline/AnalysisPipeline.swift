@@ -147,7 +147,8 @@ final class AnalysisPipeline: Sendable {
         func inputWarnings(for session: SessionProcessor) -> [AnalysisWarning] {
             inputQuality.warnings(
                 start: source.startTime, audioEnd: analysedSamples > 0 ? analysedUntil : nil,
-                bandLimitedEventModel: session.usesBandLimitedEventModel)
+                bandLimitedEventModel: session.usesBandLimitedEventModel,
+                channel: layout == .perChannel ? (session.channel == .secondary ? 1 : 0) : nil)
         }
 
         /// Adds a session.

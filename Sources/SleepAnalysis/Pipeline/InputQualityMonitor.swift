@@ -48,8 +48,13 @@ struct InputQualityMonitor {
     }
 
     /// The warnings for a session over `start...end` of a source whose audio ended at `audioEnd` (nil without
-    /// audio); `bandLimitedEventModel`: the session's events detector judged the audio band-limited.
-    func warnings(start: Date, audioEnd: Date?, bandLimitedEventModel: Bool = false) -> [AnalysisWarning] {
+    /// audio); `bandLimitedEventModel`: the session's events detector judged the audio band-limited; `channel`: the
+    /// input channel the session analyses alone (two sleepers), nil when it analyses them all mixed.
+    func warnings(
+        start: Date, audioEnd: Date?, bandLimitedEventModel: Bool = false, channel: Int? = nil
+    )
+        -> [AnalysisWarning]
+    {
         var warnings: [AnalysisWarning] = []
         if let sampleRate, sampleRate < Self.trainedSampleRate {
             warnings.append(
@@ -89,17 +94,18 @@ struct InputQualityMonitor {
                         + "only the analysis windows holding them are affected",
                     count: nonFiniteSamples))
         }
-        if clipping.isClipped {
-            let share = 100 * Double(clipping.clippedSamples) / Double(max(1, clipping.samples))
+        if let clipped = clipping.clipping(channel: channel) {
+            let share = 100 * Double(clipped.clipped) / Double(max(1, clipped.samples))
             let shareText = share < 0.001 ? "under 0.001" : String(format: "%.3g", share)
+            let whose = channel.map { "of channel \($0 + 1) " } ?? ""
             warnings.append(
                 AnalysisWarning(
                     kind: .clippedAudio,
-                    message: "\(clipping.clippedSamples) audio sample(s) (\(shareText) % of the "
+                    message: "\(clipped.clipped) audio sample(s) \(whose)(\(shareText) % of the "
                         + "recording) were clipped at full scale: the microphone's gain is too high, or sounds were "
                         + "louder than the input can take. Loud sounds are distorted there and their sound level "
                         + "reads low; lower the input gain",
-                    count: clipping.clippedSamples))
+                    count: clipped.clipped))
         }
         for kind in SensorKind.allCases {
             guard let span = readings[kind], span.count > 0 else { continue }
