@@ -55,28 +55,37 @@ size_t sa_non_finite_count(const float *samples, size_t count) {
     return total;
 }
 
+/* Eight 32-bit integers: the lanes of a comparison of two sa_float8 (-1 where true, 0 where false). */
+typedef int32_t sa_int8 __attribute__((vector_size(32)));
+
 SA_VECTOR_CLONES
 void sa_full_scale_plateau_counts(const float *samples, size_t frames, size_t channels, float level, float *previous,
                                   size_t *counts) {
     if (samples == NULL || previous == NULL || counts == NULL || channels == 0 || frames == 0) return;
-    /* Each channel's samples against the same channel's one frame earlier: the block's first frame against
-       `previous`, the rest within the block. The branch-free inner loop vectorises (strided for stereo); blocks of
-       2^16 frames keep each 32-bit sum from overflowing. */
-    for (size_t c = 0; c < channels; c++) {
-        const float *x = samples + c;
-        size_t total = x[0] == previous[c] && fabsf(x[0]) >= level;
-        for (size_t start = 1; start < frames; start += 65536) {
-            const size_t end = frames - start < 65536 ? frames : start + 65536;
-            uint32_t found = 0;
-            for (size_t f = start; f < end; f++) {
-                const float value = x[f * channels];
-                found += (value == x[(f - 1) * channels]) & (fabsf(value) >= level);
+    const size_t count = frames * channels;
+    /* The block's first frame against the frame before it (`previous`). */
+    for (size_t c = 0; c < channels; c++)
+        counts[c] += samples[c] == previous[c] && fabsf(samples[c]) >= level;
+    size_t i = channels;
+    if (8 % channels == 0) {
+        /* Eight interleaved samples at a time, each against the sample `channels` before it. The first block starts
+           at a multiple of `channels`, so lane j always holds channel j % channels and each lane counts its own
+           channel's plateaus; the lanes are emptied into `counts` every 2^16 blocks, before they could overflow. */
+        sa_float8 levels;
+        for (int lane = 0; lane < 8; lane++) levels[lane] = level;
+        while (i + 8 <= count) {
+            sa_int8 found = {0};
+            for (size_t blocks = 0; blocks < 65536 && i + 8 <= count; blocks++, i += 8) {
+                sa_float8 now, before;
+                memcpy(&now, samples + i, sizeof now);
+                memcpy(&before, samples + i - channels, sizeof before);
+                found -= (now == before) & (__builtin_elementwise_abs(now) >= levels);
             }
-            total += found;
+            for (int lane = 0; lane < 8; lane++) counts[(size_t)lane % channels] += (size_t)found[lane];
         }
-        counts[c] += total;
-        previous[c] = x[(frames - 1) * channels];
     }
+    for (; i < count; i++) counts[i % channels] += samples[i] == samples[i - channels] && fabsf(samples[i]) >= level;
+    for (size_t c = 0; c < channels; c++) previous[c] = samples[count - channels + c];
 }
 
 SA_VECTOR_CLONES
