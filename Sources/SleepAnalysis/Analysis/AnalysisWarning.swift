@@ -14,6 +14,9 @@ public struct AnalysisWarning: Sendable, Hashable, Codable, CustomStringConverti
         /// Samples were clipped at full scale (the microphone's gain is too high); `count` says how many (reported
         /// from 100 samples on).
         case clippedAudio
+        /// Heart-rate readings outside `HeartRateSample.plausibleBpm` (a wearable's glitches) were left out of the
+        /// staging; `count` says how many.
+        case implausibleHeartRates
         /// Sensor readings were given but none lies within the recorded audio; `count` says how many were given.
         case sensorReadingsOutsideRecording
     }

@@ -236,6 +236,7 @@ final class AnalysisPipeline: Sendable {
                 deliverToSensorSessions(data)
             case .heartRate(let samples):
                 inputQuality.noteReadings(.heartRate, times: samples.lazy.map(\.timestamp), start: source.startTime)
+                inputQuality.noteHeartRates(samples)
                 deliverToSensorSessions(data)
             }
         }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Watches what a data source delivers for input that analyses badly without failing: low sample rates,
-/// band-limited audio, non-finite samples (repaired here), clipped audio, sensor readings that miss the recording. Its
+/// band-limited audio, non-finite samples (repaired here), clipped audio, implausible heart rates, sensor readings that
+/// miss the recording. Its
 /// `warnings` go into each session's result. Confined to the pipeline thread.
 struct InputQualityMonitor {
     /// The rate the detectors were trained at (Hz).
@@ -10,6 +11,7 @@ struct InputQualityMonitor {
     private var sampleRate: Double?
     private var nonFiniteSamples = 0
     private var clipping = ClippingMonitor()
+    private var implausibleHeartRates = 0
     private var bandwidth = AudioBandwidthMonitor()
     private var readings: [SensorKind: ReadingSpan] = [:]
 
@@ -37,6 +39,11 @@ struct InputQualityMonitor {
     /// Notes the features of the first analysed signal (for the bandwidth check).
     mutating func inspect(_ features: FeatureBlock) {
         bandwidth.add(features)
+    }
+
+    /// Counts the heart-rate readings outside `HeartRateSample.plausibleBpm`.
+    mutating func noteHeartRates(_ samples: [HeartRateSample]) {
+        implausibleHeartRates += samples.count { !HeartRateSample.plausibleBpm.contains($0.bpm) }
     }
 
     /// Notes sensor readings of `kind` taken at `times` (in time order), for a source that started at `start`.
@@ -106,6 +113,16 @@ struct InputQualityMonitor {
                         + "louder than the input can take. Loud sounds are distorted there and their sound level "
                         + "reads low; lower the input gain",
                     count: clipped.clipped))
+        }
+        if implausibleHeartRates > 0 {
+            let range = HeartRateSample.plausibleBpm
+            warnings.append(
+                AnalysisWarning(
+                    kind: .implausibleHeartRates,
+                    message: "\(implausibleHeartRates) heart-rate reading(s) lay outside "
+                        + "\(Int(range.lowerBound))–\(Int(range.upperBound)) bpm (the wearable's glitches) and were "
+                        + "left out of the staging",
+                    count: implausibleHeartRates))
         }
         for kind in SensorKind.allCases {
             guard let span = readings[kind], span.count > 0 else { continue }

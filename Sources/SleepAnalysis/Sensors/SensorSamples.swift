@@ -33,6 +33,10 @@ public struct HeartRateSample: Sendable, Hashable {
     /// Beats per minute.
     public var bpm: Double
 
+    /// The rates a sleeper's heart can have (bpm). A reading outside them is a wearable's glitch: staging leaves it
+    /// out, and the result says how many were left out (`AnalysisWarning.Kind.implausibleHeartRates`).
+    public static let plausibleBpm: ClosedRange<Double> = 20...250
+
     /// Creates a reading.
     ///
     /// - Parameters:

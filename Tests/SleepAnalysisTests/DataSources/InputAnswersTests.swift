@@ -23,15 +23,18 @@ final class InputAnswersTests: XCTestCase {
     }
 
     /// Analyses `audio` (and `accelerometer`) through an analyzer of its own and returns the result.
-    private func analyse(_ audio: URL?, accelerometer: URL? = nil) async throws -> AnalysisResult {
+    private func analyse(_ audio: URL?, accelerometer: URL? = nil, heartRate: URL? = nil) async throws -> AnalysisResult
+    {
         let analyzer = SleepAnalyzer()
         try await analyzer.initialize(
             logLevel: .error, apiKey: licence.apiKey, storageDirectory: directory.url.appendingPathComponent("state"),
             trustedIssuerKeys: [licence.trustedKey])
-        let source = analyzer.createFileDataSource(audio: audio, accelerometer: accelerometer, startTime: start)
+        let source = analyzer.createFileDataSource(
+            audio: audio, accelerometer: accelerometer, heartRate: heartRate, startTime: start)
         do {
             try await analyzer.startAnalysis(
-                config: SleepAnalysisConfig(useAudio: audio != nil, useAccelerometer: accelerometer != nil),
+                config: SleepAnalysisConfig(
+                    useAudio: audio != nil, useAccelerometer: accelerometer != nil, useHeartRate: heartRate != nil),
                 using: source)
         } catch {
             await analyzer.deinitialize()
@@ -160,6 +163,29 @@ final class InputAnswersTests: XCTestCase {
         let inside = try text("inside.csv", "timestamp,x,y,z\n0.0,0,0,1\n0.1,0,0,1\n")
         let clean = try await analyse(audio, accelerometer: inside)
         XCTAssertEqual(clean.warnings, [])
+    }
+
+    func test_implausible_heart_rates_are_left_out_and_counted() async throws {
+        // Given: five minutes of a wearable's heart rate every 5 s, three of its readings glitches (0.5, 400, 900 bpm).
+        let audio = try wav("quiet.wav", [Float](repeating: 0.001, count: 16_000 * 300), rate: 16_000)
+        var rows = (0..<60).map { String(format: "%d,%.1f", $0 * 5, 58 + Double($0 % 7)) }
+        rows[10] = "50,0.5"
+        rows[20] = "100,400"
+        rows[30] = "150,900"
+        let glitchy = try text("glitchy.csv", "timestamp,bpm\n" + rows.joined(separator: "\n") + "\n")
+        let clean = try text(
+            "clean.csv", "timestamp,bpm\n" + (0..<60).map { "\($0 * 5),60" }.joined(separator: "\n") + "\n")
+
+        // When
+        let result = try await analyse(audio, heartRate: glitchy)
+        let cleanResult = try await analyse(audio, heartRate: clean)
+
+        // Then
+        XCTAssertEqual(result.warnings.map(\.kind), [.implausibleHeartRates])
+        XCTAssertEqual(result.warnings.first?.count, 3)
+        XCTAssertTrue(result.warnings.first?.message.contains("20–250 bpm") ?? false, "\(result.warnings)")
+        XCTAssertEqual(cleanResult.warnings, [])
+        XCTAssertEqual(result.sleepStagePredictions.count, cleanResult.sleepStagePredictions.count)
     }
 
     func test_nonFinite_samples_cost_only_their_windows_and_are_counted() async throws {

@@ -58,12 +58,12 @@ public struct HeartRateEpochStats: Sendable, Hashable, Codable {
         self.sampleCount = sampleCount
     }
 
-    /// Summarises readings; nil when there is no plausible reading (20...250 bpm).
+    /// Summarises readings; nil when there is no plausible reading (`HeartRateSample.plausibleBpm`).
     ///
     /// - Parameter bpm: the readings that fall inside the epoch.
     /// - Returns: the summary, or nil.
     public init?(bpm: [Double]) {
-        let valid = bpm.filter { $0.isFinite && $0 >= 20 && $0 <= 250 }
+        let valid = bpm.filter { HeartRateSample.plausibleBpm.contains($0) }
         guard !valid.isEmpty else { return nil }
         let mean = valid.reduce(0, +) / Double(valid.count)
         let variance = valid.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(valid.count)
