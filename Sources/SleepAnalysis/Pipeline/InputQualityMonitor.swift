@@ -2,8 +2,7 @@ import Foundation
 
 /// Watches what a data source delivers for input that analyses badly without failing: low sample rates,
 /// band-limited audio, non-finite samples (repaired here), clipped audio, implausible heart rates, sensor readings that
-/// miss the recording. Its
-/// `warnings` go into each session's result. Confined to the pipeline thread.
+/// miss the recording. Its `warnings` go into each session's result. Confined to the pipeline thread.
 struct InputQualityMonitor {
     /// The rate the detectors were trained at (Hz).
     static let trainedSampleRate = 16_000.0

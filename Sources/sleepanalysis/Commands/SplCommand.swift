@@ -58,7 +58,8 @@ enum SplCommand: Command {
     /// The report as two lines for people, and a warning line for each kind of damage the recording has.
     static func text(_ report: SoundLevelReport) -> String {
         var warnings = ""
-        if report.clippedSampleCount > 0 {
+        // The same threshold as `analyze`'s clipping warning: a few samples at full scale are not worth a word.
+        if report.clippedSampleCount >= ClippingMonitor.reportedFrom {
             warnings +=
                 "warning: \(report.clippedSampleCount) sample(s) clipped at full scale; the levels read low there\n"
         }
