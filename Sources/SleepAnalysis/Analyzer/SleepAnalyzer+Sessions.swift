@@ -47,9 +47,9 @@ extension SleepAnalyzer {
     ///   recording (call `waitUntilFinished()` on the source first to get the whole night).
     /// - Returns: The session's result, from its start to its end.
     /// - Throws: `.notInitialized`, `.analysisNotActive`, `.emptyTimeRange` when `at` is not after the session's
-    ///   start (the session goes on) or when a recording gave the session no data (it started after the
-    ///   recording's end; the session is ended without a result), `CancellationError` when the calling task is
-    ///   cancelled.
+    ///   start (the session goes on) or when a recording ended without giving the session any data (it started
+    ///   after the recording's end; the session is ended without a result, or with the source's error when the
+    ///   source failed before the session got any data), `CancellationError` when the calling task is cancelled.
     @discardableResult
     public func stopAnalysis(at: Date? = nil) async throws -> AnalysisResult {
         try await interruptIfCancelled()
@@ -64,8 +64,8 @@ extension SleepAnalyzer {
     /// - Parameter sessionId: The identifier `startAnalysis` or `startMultiChannelAnalysis` returned.
     /// - Returns: The session's result, from its start to the latest analysed time.
     /// - Throws: `.notInitialized`, `.analysisNotActive` when no such session runs, `.emptyTimeRange` when a
-    ///   recording gave the session no data (the session is ended without a result), `CancellationError` when the
-    ///   calling task is cancelled.
+    ///   recording ended without giving the session any data (the session is ended without a result; the
+    ///   source's error instead when it failed first), `CancellationError` when the calling task is cancelled.
     @discardableResult
     public func stopAnalysis(sessionId: UUID) async throws -> AnalysisResult {
         try await interruptIfCancelled()
@@ -195,13 +195,14 @@ extension SleepAnalyzer {
                     + "(\(descriptor.startTime.formatted(.iso8601))); the session goes on")
         }
         let end = at ?? (pipeline.source.isFinite ? nil : clock.now)
-        // A recording's session that analysed nothing after its start (it started after the recording's end) has
-        // no night to return; live sessions end at the clock's time whatever arrived.
+        // A recording that ended without giving the session any data after its start (the session started after
+        // the recording's end) leaves no night to return. A replay stopped before its first batch still returns
+        // the result so far, and live sessions end at the clock's time whatever arrived.
         let needsData = pipeline.source.isFinite
         let outcome = try await pipeline.perform { core -> SessionStopOutcome in
             let sourceError = core.inputError ?? core.sourceError
             guard let session = core.remove(sessionId) else { return .notActive(sourceError: sourceError) }
-            if needsData && session.dataTime <= session.startTime {
+            if needsData && core.sourceEnded && session.dataTime <= session.startTime {
                 return .noData(analysedUntil: core.analysedUntil, sourceError: sourceError)
             }
             var result = session.finish(at: end)
@@ -214,9 +215,11 @@ extension SleepAnalyzer {
         switch outcome {
         case .notActive:
             throw SleepCycleSdkError.analysisNotActive
-        case .noData(let analysedUntil, _):
-            // Nothing to keep or resume: the session leaves the journal.
+        case .noData(let analysedUntil, let sourceError):
+            // Nothing to keep or resume: the session leaves the journal. A source that failed before the session got
+            // any data explains the empty range better than the range does.
             context.journal.finishQuietly(sessionId, logger: context.logger)
+            if let sourceError { throw sourceError }
             throw SleepCycleSdkError.emptyTimeRange(
                 "the session starting at \(descriptor.startTime.formatted(.iso8601)) got no data: the recording's "
                     + "analysed audio ends at \(analysedUntil.formatted(.iso8601)); the session ended without a result")

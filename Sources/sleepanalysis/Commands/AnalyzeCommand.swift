@@ -110,7 +110,8 @@ enum AnalyzeCommand: Command {
         do {
             results = try await analyse(
                 parsed, inputs, alarm: alarm,
-                listeners: [progress as (any AudioEventListener & Sendable)?, soundLevels].compactMap { $0 }, interrupt: interrupt)
+                listeners: [progress as (any AudioEventListener & Sendable)?, soundLevels].compactMap { $0 },
+                interrupt: interrupt)
         } catch let stopped as AnalysisInterruption {
             interruption = stopped
             results = try await AnalysisInterruption.partialResults()

@@ -153,7 +153,7 @@ public final class FileDataSource: DataSource {
             lifecycle.abandonStart()
             throw error
         }
-        let thread = Thread { job.run() }
+        let thread = Thread { LibraryThreads.run(as: .fileReplay) { job.run() } }
         thread.name = "SleepAnalysis.FileDataSource"
         thread.start()
     }

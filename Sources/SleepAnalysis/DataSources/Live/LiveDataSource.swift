@@ -106,7 +106,7 @@ public final class LiveDataSource: DataSource {
         negotiated.withLock { $0 = (Date(), capture.channelCount, Double(capture.sampleRate)) }
         let job = LiveCaptureJob(
             capture: capture, frameLimit: limit, stallSeconds: stallSeconds, lifecycle: lifecycle, sink: sink)
-        let thread = Thread { job.run() }
+        let thread = Thread { LibraryThreads.run(as: .liveCapture) { job.run() } }
         thread.name = "SleepAnalysis.LiveDataSource"
         thread.start()
     }
