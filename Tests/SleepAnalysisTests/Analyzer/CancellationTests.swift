@@ -106,7 +106,7 @@ final class CancellationTests: XCTestCase {
         XCTAssertTrue(after.isAtMost(threadsBefore), "left running by a cancelled start: \(after)")
     }
 
-    func test_stopAnalysis_inACancelledTask_afterTheWholeNight_returnsNoResult_andTheNightStaysResumable()
+    func test_stopAndResume_inACancelledTask_returnNoResult_andTheNightStaysResumable()
         async throws
     {
         // Given a night replayed to its end
@@ -129,6 +129,22 @@ final class CancellationTests: XCTestCase {
         XCTAssertTrue((outcome.error) is CancellationError, "\(String(describing: outcome.error))")
         let resumable = await analyzer.isResumePossible()
         XCTAssertTrue(resumable)
+
+        // And a resume in a cancelled task is undone: CancellationError, nothing running, still resumable
+        let threadsBefore = LibraryThreadCounts.now
+        let again = FileDataSource(audio: audio, accelerometer: nil, startTime: start)
+        let resume = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await analyzer.resumeAnalysis(using: again)
+        }
+        let resumed = await resume.result
+        XCTAssertTrue((resumed.error) is CancellationError, "\(String(describing: resumed.error))")
+        let state = await analyzer.currentState
+        XCTAssertEqual(state, .initialized)
+        let stillResumable = await analyzer.isResumePossible()
+        XCTAssertTrue(stillResumable)
+        let after = await LibraryThreadCounts.waitUntil(atMost: threadsBefore, timeout: 1)
+        XCTAssertTrue(after.isAtMost(threadsBefore), "left running by a cancelled resume: \(after)")
     }
 
     /// Polls until `analyzer` runs a source (5 s at most).
