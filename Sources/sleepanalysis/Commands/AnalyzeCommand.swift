@@ -269,7 +269,7 @@ enum AnalyzeCommand: Command {
             } else {
                 var byChannel: [String: AnalysisReport] = [:]
                 for entry in reports { byChannel[entry.channel ?? "primary"] = entry.report }
-                try AnalysisReport.printJSON(byChannel)
+                try AnalysisReport.printJSON(ChannelResultsDocument(channels: byChannel))
             }
         case "csv":
             if let outDirectory { try AnalysisCSV.write(AnalysisCSV.tables(reports), to: outDirectory) }
