@@ -35,7 +35,8 @@ enum AnalyzeCommand: Command {
                   --timezone ZONE           the IANA time zone (Europe/Stockholm) of sensor timestamps written
                                             without one (2026-12-01 23:00:00); without it they are an error
                   --start ISO8601           when the recording began (default: the audio file's modification time
-                                            minus its duration)
+                                            minus its duration; without audio, the first sensor reading when the
+                                            files' timestamps are absolute, said on standard error)
                   --split-nights            AUDIO is -, the sensor files span several days: analyse each day's
                                             longest rest period (noon to noon in --timezone, else the local zone)
                                             as a night of its own, each printed, reported and stored
