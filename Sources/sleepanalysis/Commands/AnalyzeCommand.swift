@@ -137,7 +137,7 @@ enum AnalyzeCommand: Command {
                         result: $0.result, history: history))
             )
         }
-        try write(reports, format: format, outDirectory: outDirectory)
+        try write(reports, format: format, outDirectory: outDirectory, splitNights: parsed.flag("split-nights"))
         if let path = parsed.option("hypnogram") {
             let svg = HypnogramSVG.render(reports[0].report.result)
             do {
@@ -260,16 +260,21 @@ enum AnalyzeCommand: Command {
     // MARK: - Output
 
     private static func write(
-        _ reports: [(channel: String?, report: AnalysisReport)], format: String, outDirectory: URL?
+        _ reports: [(channel: String?, report: AnalysisReport)], format: String, outDirectory: URL?,
+        splitNights: Bool
     ) throws {
         switch format {
         case "json":
             if reports.count == 1 {
                 try AnalysisReport.printJSON(reports[0].report)
             } else {
-                var byChannel: [String: AnalysisReport] = [:]
-                for entry in reports { byChannel[entry.channel ?? "primary"] = entry.report }
-                try AnalysisReport.printJSON(ChannelResultsDocument(channels: byChannel))
+                var byName: [String: AnalysisReport] = [:]
+                for entry in reports { byName[entry.channel ?? "primary"] = entry.report }
+                if splitNights {
+                    try AnalysisReport.printJSON(NightsDocument(nights: byName))
+                } else {
+                    try AnalysisReport.printJSON(ChannelResultsDocument(channels: byName))
+                }
             }
         case "csv":
             if let outDirectory { try AnalysisCSV.write(AnalysisCSV.tables(reports), to: outDirectory) }

@@ -71,3 +71,31 @@ public struct ChannelResultsDocument: Sendable, Hashable, Encodable {
         try container.encode(channels, forKey: .channels)
     }
 }
+
+/// Several nights of one multi-day recording as one JSON document: `schemaVersion` and `nights`, each night's
+/// ``AnalysisResultDocument`` under its name, the local date its rest period starts on (`2026-12-01`); what
+/// `sleepanalysis analyze --split-nights --format json` writes (`Schemas/nights.schema.json`).
+public struct NightsDocument: Sendable, Hashable, Encodable {
+    /// Each night, by name.
+    public var nights: [String: AnalysisResultDocument]
+
+    /// Creates the document.
+    ///
+    /// - Parameter nights: Each night, by name.
+    public init(nights: [String: AnalysisResultDocument]) {
+        self.nights = nights
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, nights
+    }
+
+    /// Encodes `schemaVersion` and `nights`.
+    ///
+    /// - Parameter encoder: The encoder.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(SleepAnalysisJSON.schemaVersion, forKey: .schemaVersion)
+        try container.encode(nights, forKey: .nights)
+    }
+}
