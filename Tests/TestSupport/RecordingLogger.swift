@@ -1,34 +1,33 @@
 import Foundation
 import SleepAnalysis
 
-/// A log handler that keeps every message, for tests.
+/// A log handler that keeps every record, for tests.
 public final class RecordingLogger: SleepAnalysisLogHandler, @unchecked Sendable {
     private let lock = NSLock()
-    private var recorded: [(LogLevel, String)] = []
-    private var recordedMetadata: [[String: String]] = []
+    private var recorded: [SleepAnalysisLogRecord] = []
 
     /// Creates an empty logger.
     public init() {}
 
-    /// Keeps the message.
-    public func log(level: LogLevel, message: String, metadata: [String: String], label: String) {
+    /// Keeps the record.
+    public func log(_ record: SleepAnalysisLogRecord) {
         lock.lock()
-        recorded.append((level, message))
-        recordedMetadata.append(metadata)
+        recorded.append(record)
         lock.unlock()
     }
 
-    /// Each message's metadata, in the order of `messages`.
-    public var metadata: [[String: String]] {
+    /// The records so far.
+    public var records: [SleepAnalysisLogRecord] {
         lock.lock()
         defer { lock.unlock() }
-        return recordedMetadata
+        return recorded
     }
 
-    /// The messages so far, with their levels.
-    public var messages: [(level: LogLevel, message: String)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return recorded.map { (level: $0.0, message: $0.1) }
+    /// Each message's metadata as text, in the order of `messages`.
+    public var metadata: [[String: String]] { records.map { $0.metadata.mapValues(\.description) } }
+
+    /// The messages so far, with their severities.
+    public var messages: [(level: SleepAnalysisLogRecord.Severity, message: String)] {
+        records.map { (level: $0.severity, message: $0.message) }
     }
 }

@@ -105,7 +105,7 @@ def evaluate_composed(args) -> None:
             audio, onsets, changes = compose_night(args.seed + night, args.minutes, level)
             path = os.path.join(tmp, f"night{night}.flac")
             soundfile.write(path, audio, synth.RATE, subtype="PCM_16")
-            rates = {round(r["offset_s"]): r for r in run_estimator(path, args.binary)}
+            rates = {round(r["offset"]): r for r in run_estimator(path, args.binary)}
             end = args.minutes * 60.0
             boundary = 60.0
             while boundary <= end + 1e-6:

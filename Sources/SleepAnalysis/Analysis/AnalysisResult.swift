@@ -8,7 +8,7 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
     public var startTime: Date
     /// When the session ended.
     public var endTime: Date
-    /// The time zone in force when the session started.
+    /// The time zone in force when the session started (encoded as its IANA identifier).
     public var timeZone: TimeZone
     /// Detected events, in order of start time.
     public var events: [Event]
@@ -81,13 +81,14 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
         self.stagingBasis = stagingBasis
     }
 
-    /// Decodes a result; one encoded before warnings existed has none.
+    /// Decodes a result; one encoded before warnings existed has none; the time zone is read as an identifier or,
+    /// as results stored before version 1.0 hold it, as Foundation's `{"identifier": …}` object.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         sessionId = try container.decode(UUID.self, forKey: .sessionId)
         startTime = try container.decode(Date.self, forKey: .startTime)
         endTime = try container.decode(Date.self, forKey: .endTime)
-        timeZone = try container.decode(TimeZone.self, forKey: .timeZone)
+        timeZone = try Self.decodeTimeZone(container)
         events = try container.decode([Event].self, forKey: .events)
         breathingRates = try container.decode([BreathingRate].self, forKey: .breathingRates)
         sleepStageIntervals = try container.decode([SleepStageInterval].self, forKey: .sleepStageIntervals)
@@ -107,7 +108,7 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
         try container.encode(sessionId, forKey: .sessionId)
         try container.encode(startTime, forKey: .startTime)
         try container.encode(endTime, forKey: .endTime)
-        try container.encode(timeZone, forKey: .timeZone)
+        try container.encode(timeZone.identifier, forKey: .timeZone)
         try container.encode(events, forKey: .events)
         try container.encode(breathingRates, forKey: .breathingRates)
         try container.encode(sleepStageIntervals, forKey: .sleepStageIntervals)
@@ -118,5 +119,17 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
         if !warnings.isEmpty { try container.encode(warnings, forKey: .warnings) }
         try container.encodeIfPresent(stagingBasis, forKey: .stagingBasis)
         try container.encodeIfPresent(scoreUnavailableReason, forKey: .scoreUnavailableReason)
+    }
+
+    /// The time zone of a decoded result: an IANA identifier, or Foundation's keyed form of `TimeZone`.
+    private static func decodeTimeZone(_ container: KeyedDecodingContainer<CodingKeys>) throws -> TimeZone {
+        guard let identifier = try? container.decode(String.self, forKey: .timeZone) else {
+            return try container.decode(TimeZone.self, forKey: .timeZone)
+        }
+        guard let zone = TimeZone(identifier: identifier) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .timeZone, in: container, debugDescription: "'\(identifier)' is not a time zone identifier")
+        }
+        return zone
     }
 }

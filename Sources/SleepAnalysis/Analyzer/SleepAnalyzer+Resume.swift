@@ -135,7 +135,7 @@ extension SleepAnalyzer {
             let differences = journaled.differences(from: given)
             guard !differences.isEmpty else { continue }
             throw SleepCycleSdkError.invalidInput(
-                "cannot resume session \(session.sessionId.uuidString.lowercased()) on other input: "
+                "cannot resume session \(session.sessionId.uuidString) on other input: "
                     + differences.joined(separator: "; ")
                     + ". Resume with the same inputs and start time, or discard it (clearActiveSessions)")
         }

@@ -9,7 +9,8 @@ extension SleepAnalyzer {
     /// - Parameters:
     ///   - logLevel: The lowest level logged.
     ///   - logger: Where log messages go; nil means standard error (`StandardErrorLogHandler`).
-    ///   - apiKey: The licence key (`sa1.<payload>.<signature>`).
+    ///   - apiKey: The licence key (`sa1.<payload>.<signature>`), or `License.developmentKey()` to try the library
+    ///     out.
     ///   - forceTokenRefresh: Discard the key's licence cache entry and record it afresh. The key's signature is
     ///     verified on every `initialize` either way, and nothing cached is trusted, so this never changes what is
     ///     granted.
@@ -46,7 +47,7 @@ extension SleepAnalyzer {
                 try context.flatMap { $0.locations.stateDirectory == locations.stateDirectory ? $0.directoryLock : nil }
                 ?? StorageDirectoryLock(directory: locations.stateDirectory)
             let authorizer = LicenseAuthorizer(
-                verifier: try LicenseVerifier(trustedIssuerKeys: trustedIssuerKeys),
+                verifier: try LicenseVerifier(trustedIssuerKeys: trustedIssuerKeys).acceptingDevelopment(),
                 cache: LicenseTokenCache(directory: locations.licenseCacheDirectory), logger: logger)
             let license = try authorizer.authorize(apiKey: apiKey, forceRefresh: forceTokenRefresh)
             let provisioner = ModelProvisioner(
@@ -68,8 +69,9 @@ extension SleepAnalyzer {
                 directoryLock: directoryLock)
             featureGate.set(license.features)
             state = .initialized
-            reporter.analytics(
-                "initialized", attributes: ["features": license.features.enabledNames.joined(separator: ",")])
+            var attributes = ["features": license.features.enabledNames.joined(separator: ",")]
+            if license.isDevelopment { attributes["licence"] = "development" }
+            reporter.analytics("initialized", attributes: attributes)
             return license.features
         } catch {
             reporter.failure("initialize", error)

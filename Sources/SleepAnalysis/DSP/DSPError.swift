@@ -55,9 +55,12 @@ struct DSPError: Error, Sendable, Hashable, CustomStringConvertible {
     var isConfigurationError: Bool { status == .invalidArgument || status == .unsupportedRate }
 
     /// The public error: `SleepCycleSdkError.invalidConfiguration` for bad arguments and unsupported rates,
-    /// `SleepCycleSdkError.dataSourceFailure` for memory or FFTW failures; the message is `description`.
+    /// `SleepCycleSdkError.dataSourceFailure` for memory or FFTW failures, with the typed cause
+    /// (`outOfMemory`, a transient failure, or the DSP status); the message is `description`.
     var sdkError: SleepCycleSdkError {
-        isConfigurationError ? .invalidConfiguration(description) : .dataSourceFailure(description)
+        guard !isConfigurationError else { return .invalidConfiguration(description) }
+        let cause: SleepCycleSdkError.Cause = status == .outOfMemory ? .outOfMemory : .dsp(status: cStatus.rawValue)
+        return .dataSourceFailure(.init(description, cause: cause))
     }
 
     private var cStatus: sa_status {

@@ -14,6 +14,9 @@ public struct License: Sendable, Hashable, Codable {
     public let modelStore: URL?
     /// The key id of the issuer whose public key verified it (16 hex digits).
     public let issuerKeyId: String
+    /// Whether it is a development licence (`developmentKey(subject:validFor:)`): valid for at most a day, in the
+    /// process that made it, for trying the library out; never for production.
+    public let isDevelopment: Bool
 
     /// Whether the licence has expired at `date`.
     ///
@@ -45,5 +48,25 @@ public struct License: Sendable, Hashable, Codable {
             modelStore = nil
         }
         issuerKeyId = payload.issuer
+        isDevelopment = payload.development == true
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case features, subject, issuedAt, expiresAt, modelStore, issuerKeyId, isDevelopment
+    }
+
+    /// Decodes a licence; one written before `isDevelopment` existed is not a development licence.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` for a missing or mistyped field.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        features = try container.decode(SleepAnalysisFeatures.self, forKey: .features)
+        subject = try container.decode(String.self, forKey: .subject)
+        issuedAt = try container.decode(Date.self, forKey: .issuedAt)
+        expiresAt = try container.decode(Date.self, forKey: .expiresAt)
+        modelStore = try container.decodeIfPresent(URL.self, forKey: .modelStore)
+        issuerKeyId = try container.decode(String.self, forKey: .issuerKeyId)
+        isDevelopment = try container.decodeIfPresent(Bool.self, forKey: .isDevelopment) ?? false
     }
 }

@@ -36,6 +36,13 @@ struct LicenseAuthorizer: Sendable {
         logger.info(
             "Licence for '\(license.subject)' verified: features \(license.features), expires "
                 + "\(license.expiresAt.formatted(.iso8601)).")
+        if license.isDevelopment {
+            logger.notice(
+                "Running under a development licence, valid in this process until "
+                    + "\(license.expiresAt.formatted(.iso8601)): not for production; ship with a production key.")
+            // A new key each process: recording it would only push production keys' entries out of the cache.
+            return license
+        }
         if !forceRefresh, let entry = cache.entry(for: apiKey) {
             // The entry's key is the key just verified, so its signature has been checked on this use.
             if entry.key == LicenseTokenCache.normalised(apiKey), entry.license == license {

@@ -48,6 +48,16 @@ public enum LicenseIssuer {
         features: SleepAnalysisFeatures, expires: Date, subject: String, issuedAt: Date = Date(),
         modelStore: URL? = nil, privateKey: Data
     ) throws -> String {
+        try issue(
+            features: features, expires: expires, subject: subject, issuedAt: issuedAt, modelStore: modelStore,
+            privateKey: privateKey, development: false)
+    }
+
+    /// Signs a licence key, a development licence when `development` is true (its payload says `"dev": true`).
+    static func issue(
+        features: SleepAnalysisFeatures, expires: Date, subject: String, issuedAt: Date = Date(),
+        modelStore: URL? = nil, privateKey: Data, development: Bool
+    ) throws -> String {
         let keyPair = try Self.keyPair(privateKeyBase64: privateKey.base64EncodedString())
         if let modelStore {
             guard let scheme = modelStore.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
@@ -59,7 +69,8 @@ public enum LicenseIssuer {
             version: LicensePayload.currentVersion, issuer: try LicenseIssuerKeyID.of(keyPair.publicKey),
             subject: subject, features: features.enabledNames,
             issuedAt: Int64(issuedAt.timeIntervalSince1970.rounded(.down)),
-            expiresAt: Int64(expires.timeIntervalSince1970.rounded(.down)), modelStore: modelStore?.absoluteString)
+            expiresAt: Int64(expires.timeIntervalSince1970.rounded(.down)), modelStore: modelStore?.absoluteString,
+            development: development ? true : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let payloadBytes = try encoder.encode(payload)

@@ -16,6 +16,8 @@ package struct LicensePayload: Codable, Sendable, Hashable {
     var expiresAt: Int64
     /// The model store base URL for slim mode, if the licence has one.
     var modelStore: String?
+    /// True for a development licence (`License.developmentKey(subject:validFor:)`); absent otherwise.
+    var development: Bool?
 
     /// The payload format version this build writes and reads.
     static let currentVersion = 1
@@ -28,5 +30,6 @@ package struct LicensePayload: Codable, Sendable, Hashable {
         case issuedAt = "iat"
         case expiresAt = "exp"
         case modelStore = "models"
+        case development = "dev"
     }
 }

@@ -5,13 +5,16 @@ import Foundation
 ///
 /// Trusted keys are those built into the library, those in `SLEEPANALYSIS_TRUSTED_KEYS` (comma-separated base64)
 /// and those passed in. Each rejection says why: malformed, untrusted issuer, bad signature, unknown feature,
-/// or expired.
+/// expired, or a development licence (`License.developmentKey(subject:validFor:)`), which only `initialize` in
+/// the process that made it accepts.
 public struct LicenseVerifier: Sendable {
     /// The environment variable that adds trusted issuer keys.
     public static let trustedKeysVariable = "SLEEPANALYSIS_TRUSTED_KEYS"
 
     /// Trusted public keys by key id.
-    private let trustedKeys: [String: Data]
+    private var trustedKeys: [String: Data]
+    /// Whether development licences of this process are accepted (only `SleepAnalyzer.initialize` accepts them).
+    private var acceptsDevelopment = false
 
     /// Creates a verifier.
     ///
@@ -57,9 +60,11 @@ public struct LicenseVerifier: Sendable {
     ///   - now: The time against which expiry is checked (default now).
     /// - Returns: The verified licence.
     /// - Throws: `SleepCycleSdkError.invalidApiKey` saying whether the key is malformed, from an untrusted issuer,
-    ///   altered (bad signature), naming unknown features, or expired.
+    ///   altered (bad signature), naming unknown features, expired, or a development licence this verifier does
+    ///   not accept.
     public func verify(_ apiKey: String, now: Date = Date()) throws -> License {
         let key = try LicenseKey(parsing: apiKey)
+        try checkDevelopment(key.payload)
         guard let issuerKey = trustedKeys[key.payload.issuer] else {
             throw SleepCycleSdkError.invalidApiKey(
                 "the key was issued by an untrusted issuer (key id \(key.payload.issuer.prefix(32))); add the issuer's "
@@ -72,6 +77,45 @@ public struct LicenseVerifier: Sendable {
         let license = try License(payload: key.payload)
         try Self.checkExpiry(license, now: now)
         return license
+    }
+
+    /// The same verifier, also accepting this process's development licences (`License.developmentKey`), for
+    /// `SleepAnalyzer.initialize`.
+    func acceptingDevelopment() -> LicenseVerifier {
+        var copy = self
+        copy.acceptsDevelopment = true
+        if let id = DevelopmentIssuer.keyId, let pair = try? DevelopmentIssuer.keyPair.get() {
+            copy.trustedKeys[id] = pair.publicKey
+        }
+        return copy
+    }
+
+    /// Rejects a development licence unless this verifier accepts them and it is this process's, and a licence
+    /// of any other kind that claims this process's development issuer.
+    ///
+    /// - Throws: `SleepCycleSdkError.invalidApiKey` saying why.
+    private func checkDevelopment(_ payload: LicensePayload) throws {
+        let fromDevelopmentIssuer = DevelopmentIssuer.keyId == payload.issuer
+        guard payload.development == true else {
+            guard !fromDevelopmentIssuer else {
+                throw SleepCycleSdkError.invalidApiKey(
+                    "the key claims the development issuer without being a development licence.")
+            }
+            return
+        }
+        guard acceptsDevelopment else {
+            throw SleepCycleSdkError.invalidApiKey(
+                "a development licence is accepted only by initialize, in the process that made it; use a "
+                    + "production key here.")
+        }
+        guard fromDevelopmentIssuer else {
+            throw SleepCycleSdkError.invalidApiKey(
+                "the development licence was made by another process; a development licence is valid only in the "
+                    + "process that made it (License.developmentKey()).")
+        }
+        guard payload.expiresAt - payload.issuedAt <= Int64(License.maximumDevelopmentLifetime) else {
+            throw SleepCycleSdkError.invalidApiKey("the development licence is valid for more than a day.")
+        }
     }
 
     /// Whether licences from the issuer with this key id are trusted.

@@ -1,28 +1,26 @@
 import Foundation
 
-/// Receives the library's log messages; implement it to route them into your own logging (swift-log's
-/// `LogHandler`, syslog, a file).
+/// Receives the library's log records; implement it to route them into your own logging (swift-log, syslog,
+/// a file).
 ///
-/// Shaped like swift-log: each message comes with its level, the label of the component that logged it and
-/// metadata (for example the analyzer it came from). The name does not clash with swift-log's `Logger` or
-/// `LogHandler`, so a file may import both libraries. The library calls it from any thread or task, only for
-/// messages at or above the level given to `initialize`.
+/// Each ``SleepAnalysisLogRecord`` carries what swift-log's `LogHandler` receives: one of swift-log's seven
+/// severities, the component's label, the message, metadata (for example the analyzer it came from) and the module,
+/// file, function and line that logged it. The names do not clash with swift-log's, so a file may import both
+/// libraries; <doc:Logging> has a handler that forwards to a swift-log `Logger`. The library calls the handler from
+/// any thread or task, only for records the `logLevel` given to `initialize` lets through
+/// (``LogLevel/admits(_:)``).
 ///
 /// ```swift
-/// struct ForwardingHandler: SleepAnalysisLogHandler {
-///     func log(level: LogLevel, message: String, metadata: [String: String], label: String) {
-///         print("[\(label)] \(level) \(message) \(metadata)")
+/// struct PrintingHandler: SleepAnalysisLogHandler {
+///     func log(_ record: SleepAnalysisLogRecord) {
+///         print("\(record.file):\(record.line) \(record)")
 ///     }
 /// }
-/// try await analyzer.initialize(logLevel: .info, logger: ForwardingHandler(), apiKey: key)
+/// try await analyzer.initialize(logLevel: .info, logger: PrintingHandler(), apiKey: key)
 /// ```
 public protocol SleepAnalysisLogHandler: Sendable {
     /// Records one message.
     ///
-    /// - Parameters:
-    ///   - level: The message's severity (never `.noLog`).
-    ///   - message: The text, one line, without a trailing newline.
-    ///   - metadata: Key-value pairs about the message's context (e.g. `analyzer`), possibly empty.
-    ///   - label: The component that logged it (`SleepAnalysis`).
-    func log(level: LogLevel, message: String, metadata: [String: String], label: String)
+    /// - Parameter record: The message with its severity, label, metadata and origin.
+    func log(_ record: SleepAnalysisLogRecord)
 }

@@ -6,17 +6,11 @@ public struct StandardErrorLogHandler: SleepAnalysisLogHandler {
     /// Creates a handler that writes to standard error.
     public init() {}
 
-    /// Writes one line to standard error: time, level, label, message, then the metadata as sorted `key=value`.
+    /// Writes one line to standard error: time, severity, label, message, then the metadata as sorted `key=value`.
     ///
-    /// - Parameters:
-    ///   - level: The message's severity.
-    ///   - message: The text.
-    ///   - metadata: Key-value pairs, appended in key order.
-    ///   - label: The component that logged it.
-    public func log(level: LogLevel, message: String, metadata: [String: String], label: String) {
-        let time = Date().formatted(.iso8601)
-        let context = metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
-        let line = "\(time) [\(level)] \(label): \(message)\(context)\n"
+    /// - Parameter record: The message.
+    public func log(_ record: SleepAnalysisLogRecord) {
+        let line = "\(Date().formatted(.iso8601)) \(record)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

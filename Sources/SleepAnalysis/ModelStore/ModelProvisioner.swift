@@ -203,7 +203,7 @@ struct ModelProvisioner: Sendable {
         }
         guard received == entry.size, try SHA256Hasher.hex(ofFile: partial.url) == entry.sha256.lowercased() else {
             partial.remove()
-            logger.error("Model \(entry.name) failed its integrity check (\(received) bytes); removed.")
+            logger.debug("Model \(entry.name) failed its integrity check (\(received) bytes); removed.")
             throw SleepCycleSdkError.modelIntegrityCheckFailed(entry.name)
         }
         let destination = finalFile(entry)

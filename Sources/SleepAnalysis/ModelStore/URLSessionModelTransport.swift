@@ -69,7 +69,7 @@ struct URLSessionModelTransport: ModelTransport {
     }
 
     static func statusError(_ status: Int, _ url: URL) -> SleepCycleSdkError {
-        .resourceDownloadFailed("\(url.absoluteString) answered HTTP \(status)")
+        .resourceDownloadFailed(.init("\(url.absoluteString) answered HTTP \(status)", cause: .httpStatus(status)))
     }
 }
 

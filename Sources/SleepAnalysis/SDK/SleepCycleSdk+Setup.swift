@@ -9,7 +9,8 @@ extension SleepCycleSdk {
     /// - Parameters:
     ///   - logLevel: The lowest level logged.
     ///   - logger: Where log messages go; nil means standard error.
-    ///   - apiKey: The licence key (`sa1.<payload>.<signature>`).
+    ///   - apiKey: The licence key (`sa1.<payload>.<signature>`), or `License.developmentKey()` to try the library
+    ///     out.
     ///   - forceTokenRefresh: Discard the key's licence cache entry and record it afresh. The key's signature is
     ///     verified on every `initialize` either way, and nothing cached is trusted, so this never changes what is
     ///     granted.

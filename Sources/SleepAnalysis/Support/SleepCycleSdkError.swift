@@ -1,6 +1,8 @@
 import Foundation
 
-/// Every error the SDK throws. Each case carries a message a user can act on.
+/// Every error the SDK throws. Each case carries a message a user can act on; failures that come from a lower
+/// layer (SQLite, the operating system, the DSP core, a server) also carry its code as a typed ``Cause``
+/// (``cause``, ``isTransient``).
 public enum SleepCycleSdkError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// A call needs `initialize(...)` first.
     case notInitialized
@@ -14,16 +16,19 @@ public enum SleepCycleSdkError: Error, Sendable, Hashable, CustomStringConvertib
     case analysisNotActive
     /// A configuration value is out of range or contradictory.
     case invalidConfiguration(String)
-    /// A data source could not be opened or read.
-    case dataSourceFailure(String)
+    /// A data source could not be opened or read (the reason's ``Reason/cause``, e.g. ``Cause/outOfMemory``,
+    /// when known).
+    case dataSourceFailure(Reason)
     /// Input data is malformed (file, line and reason in the message).
-    case invalidInput(String)
-    /// Persistent state (session journal, token cache) could not be read or written.
-    case storageFailure(String)
+    case invalidInput(Reason)
+    /// Persistent state (session journal, session store, token cache) could not be read or written (the
+    /// reason's ``Reason/cause``: the SQLite result code or `errno`, when known).
+    case storageFailure(Reason)
     /// A required model has no download location.
     case resourceUnavailable(String)
-    /// A model download failed; calling `initialize` again resumes it.
-    case resourceDownloadFailed(String)
+    /// A model download failed; calling `initialize` again resumes it (the reason's ``Reason/cause``: the HTTP
+    /// status, when the server answered).
+    case resourceDownloadFailed(Reason)
     /// A model the analysis needs has not been downloaded.
     case modelNotProvisioned(String)
     /// A downloaded model is incomplete or corrupt.

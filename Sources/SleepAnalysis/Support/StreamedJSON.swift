@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes a value as a pretty-printed, key-sorted `JSONEncoder` would, byte for byte, without holding the whole
-/// document: the members of its outer objects (two levels) and the elements of their arrays are encoded one at a
+/// document: the members of its outer objects (three levels) and the elements of their arrays are encoded one at a
 /// time with that encoder and handed to a sink in blocks.
 ///
 /// `JSONEncoder` builds the whole document in memory before it gives it back: for a 24-hour night's report about
@@ -28,7 +28,7 @@ package enum StreamedJSON {
     }
 
     /// How many levels of objects are opened member by member.
-    private static let objectLevels = 2
+    private static let objectLevels = 3
     private static let blockSize = 1 << 16
 
     private static func stream(

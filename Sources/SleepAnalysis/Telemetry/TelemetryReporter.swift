@@ -39,14 +39,23 @@ struct TelemetryReporter: Sendable {
         sink.record(makeEvent(.analytics, name, sessionId, attributes))
     }
 
-    /// Logs a failure at `.error`, and records an error report if `errorReporting` is on.
+    /// Logs a failure at `.debug` (the caller is handed the error itself), and records an error report if
+    /// `errorReporting` is on.
     ///
     /// - Parameters:
     ///   - name: Where it failed, e.g. `initialize`.
     ///   - error: The failure.
     ///   - sessionId: The session it belongs to.
-    func failure(_ name: String, _ error: any Error, sessionId: UUID? = nil) {
-        logger.error("\(name) failed: \(error)")
+    ///   - file: The file that reports it, for the log record.
+    ///   - function: The function that reports it.
+    ///   - line: The line that reports it.
+    func failure(
+        _ name: String, _ error: any Error, sessionId: UUID? = nil, file: String = #fileID,
+        function: String = #function, line: UInt = #line
+    ) {
+        // At debug: the caller is given the error (thrown), which is its report; logging it as an error too would
+        // report it twice.
+        logger.debug("\(name) failed: \(error)", file: file, function: function, line: line)
         guard config.errorReporting else { return }
         var attributes = ["error": String(describing: error)]
         if let sdkError = error as? SleepCycleSdkError { attributes["case"] = sdkError.caseName }

@@ -35,7 +35,8 @@ enum AnalyzeCommand: Command {
                   --timezone ZONE           the IANA time zone (Europe/Stockholm) of sensor timestamps written
                                             without one (2026-12-01 23:00:00); without it they are an error
                   --start ISO8601           when the recording began (default: the audio file's modification time
-                                            minus its duration)
+                                            minus its duration; without audio, the first sensor reading when the
+                                            files' timestamps are absolute, said on standard error)
                   --split-nights            AUDIO is -, the sensor files span several days: analyse each day's
                                             longest rest period (noon to noon in --timezone, else the local zone)
                                             as a night of its own, each printed, reported and stored
@@ -137,7 +138,7 @@ enum AnalyzeCommand: Command {
                         result: $0.result, history: history))
             )
         }
-        try write(reports, format: format, outDirectory: outDirectory)
+        try write(reports, format: format, outDirectory: outDirectory, splitNights: parsed.flag("split-nights"))
         if let path = parsed.option("hypnogram") {
             let svg = HypnogramSVG.render(reports[0].report.result)
             do {
@@ -260,16 +261,21 @@ enum AnalyzeCommand: Command {
     // MARK: - Output
 
     private static func write(
-        _ reports: [(channel: String?, report: AnalysisReport)], format: String, outDirectory: URL?
+        _ reports: [(channel: String?, report: AnalysisReport)], format: String, outDirectory: URL?,
+        splitNights: Bool
     ) throws {
         switch format {
         case "json":
             if reports.count == 1 {
                 try AnalysisReport.printJSON(reports[0].report)
             } else {
-                var byChannel: [String: AnalysisReport] = [:]
-                for entry in reports { byChannel[entry.channel ?? "primary"] = entry.report }
-                try AnalysisReport.printJSON(byChannel)
+                var byName: [String: AnalysisReport] = [:]
+                for entry in reports { byName[entry.channel ?? "primary"] = entry.report }
+                if splitNights {
+                    try AnalysisReport.printJSON(NightsDocument(nights: byName))
+                } else {
+                    try AnalysisReport.printJSON(ChannelResultsDocument(channels: byName))
+                }
             }
         case "csv":
             if let outDirectory { try AnalysisCSV.write(AnalysisCSV.tables(reports), to: outDirectory) }

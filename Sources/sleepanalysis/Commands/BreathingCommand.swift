@@ -68,15 +68,15 @@ enum BreathingCommand {
             sorted.isEmpty
             ? nil : (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
         if format == "json" {
-            let items = rates.map { rate -> [String: Any] in
-                ["offset_s": rate.timestamp.timeIntervalSince(origin), "bpm": rate.bpm, "confidence": rate.confidence]
-            }
-            let object: [String: Any] = [
-                "file": audio ?? NSNull(), "accelerometer": accelerometer ?? NSNull(), "rates": items,
-                "median_bpm": median ?? NSNull(),
-            ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            let document = BreathingDocument(
+                file: audio, accelerometer: accelerometer,
+                rates: rates.map {
+                    BreathingDocument.Rate(
+                        offset: $0.timestamp.timeIntervalSince(origin), timestamp: $0.timestamp, bpm: $0.bpm,
+                        confidence: $0.confidence)
+                },
+                medianBpm: median)
+            try StandardOutput.write(try SleepAnalysisJSON.encode(document) + Data("\n".utf8))
         } else {
             for rate in rates {
                 let offset = rate.timestamp.timeIntervalSince(origin)
@@ -97,5 +97,45 @@ enum BreathingCommandEntry: Command {
 
     static func run(_ arguments: [String]) async throws {
         try BreathingCommand.run(arguments)
+    }
+}
+
+/// What `breathing --format json` writes (`Schemas/breathing.schema.json`): the inputs, each rate with its offset
+/// from the recording's start (seconds) and its instant, and the median rate.
+struct BreathingDocument: Encodable {
+    /// One measurement.
+    struct Rate: Encodable {
+        /// Seconds from the recording's start.
+        var offset: Double
+        /// The instant it stands for.
+        var timestamp: Date
+        /// Breaths per minute.
+        var bpm: Double
+        /// 0...1.
+        var confidence: Double
+    }
+
+    var schemaVersion = SleepAnalysisJSON.schemaVersion
+    /// The audio file, nil without audio.
+    var file: String?
+    /// The accelerometer CSV, nil without one.
+    var accelerometer: String?
+    /// The measurements, in time order.
+    var rates: [Rate]
+    /// The median of the rates, nil without any.
+    var medianBpm: Double?
+
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, file, accelerometer, rates, medianBpm
+    }
+
+    /// Encodes every member, `null` for an absent input or median (the keys are always there).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(file, forKey: .file)
+        try container.encode(accelerometer, forKey: .accelerometer)
+        try container.encode(rates, forKey: .rates)
+        try container.encode(medianBpm, forKey: .medianBpm)
     }
 }

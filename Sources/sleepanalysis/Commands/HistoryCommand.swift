@@ -4,7 +4,8 @@ import SleepAnalysis
 /// `sleepanalysis history [--store DIR | --database URL --subject ID] [--from DATE] [--to DATE] [--format json|text]`: the nights in the session
 /// store that overlap a date range, earliest first.
 ///
-/// JSON output (keys sorted): `{"nights": [...]}`, each night with `sessionId`, `startTime`, `endTime` (ISO 8601
+/// JSON output (`NightHistoryDocument`, `Schemas/night-history.schema.json`): `{"schemaVersion", "nights": [...]}`,
+/// each night with `sessionId`, `startTime`, `endTime` (ISO 8601
 /// UTC), `timeZone` (identifier), `timeInBed`, `totalSleepDuration`, `sleepOnsetLatency`, `wakeAfterSleepOnset`,
 /// `snoreTime` (seconds), `sleepEfficiency` (0...1), `numberOfAwakenings`, `eventCount`, `snoringEventCount`,
 /// `meanBreathingRate` (breaths per minute); a figure the night lacks is omitted. A night whose stored bytes do not
@@ -42,48 +43,8 @@ enum HistoryCommand: Command {
         }
     }
 
-    /// One night as the JSON output shows it.
-    struct Entry: Encodable {
-        var sessionId: UUID
-        var startTime: String
-        var endTime: String
-        var timeZone: String
-        var timeInBed: Double
-        var totalSleepDuration: Double?
-        var sleepOnsetLatency: Double?
-        var wakeAfterSleepOnset: Double?
-        var snoreTime: Double?
-        var sleepEfficiency: Double?
-        var numberOfAwakenings: Int?
-        var eventCount: Int
-        var snoringEventCount: Int
-        var meanBreathingRate: Double?
-
-        init(_ night: StoredNight) {
-            let statistics = night.statistics
-            sessionId = night.sessionId
-            startTime = HealthKitExport.timestamp(night.startTime)
-            endTime = HealthKitExport.timestamp(night.endTime)
-            timeZone = night.timeZone.identifier
-            timeInBed = night.endTime.timeIntervalSince(night.startTime)
-            totalSleepDuration = statistics?.totalSleepDuration
-            sleepOnsetLatency = statistics?.sleepOnsetLatency
-            wakeAfterSleepOnset = statistics?.wakeAfterSleepOnset
-            snoreTime = statistics?.snoreTime
-            sleepEfficiency = statistics?.sleepEfficiency
-            numberOfAwakenings = statistics?.numberOfAwakenings
-            eventCount = night.eventCount
-            snoringEventCount = night.snoringEventCount
-            meanBreathingRate = night.meanBreathingRate
-        }
-    }
-
     static func json(_ nights: [StoredNight]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return String(decoding: try encoder.encode(["nights": nights.map(Entry.init)]), as: UTF8.self)
+        String(decoding: try SleepAnalysisJSON.encode(NightHistoryDocument(nights)), as: UTF8.self)
     }
 
     static func text(_ nights: [StoredNight]) -> String {

@@ -42,9 +42,30 @@ struct NightInputs {
             let modified = try? FileManager.default.attributesOfItem(atPath: audio.path)[.modificationDate] as? Date
         {
             start = modified.addingTimeInterval(-audioDuration)
+        } else if audio == nil,
+            let first = Self.firstAbsoluteReading(of: [accelerometer, heartRate, activityCounts], in: sensorTimeZone)
+        {
+            // Sensor files alone, with times of their own: the night starts at the first reading, not now.
+            start = first.time
+            FileHandle.standardError.write(
+                Data(
+                    ("sleepanalysis analyze: no --start: the night starts at the first sensor reading, "
+                        + "\(Timestamps.iso8601(first.time)) (\(first.file.lastPathComponent))\n").utf8))
         } else {
             start = Date()
         }
+    }
+
+    /// The earliest first reading of the sensor files whose timestamps are absolute (epoch seconds or ISO 8601),
+    /// and its file; nil when every file counts from the start (relative seconds). Unreadable files are left to
+    /// the analysis to report.
+    private static func firstAbsoluteReading(of files: [URL?], in zone: TimeZone?) -> (time: Date, file: URL)? {
+        files.compactMap { file -> (time: Date, file: URL)? in
+            guard let file, let time = try? SensorCSVFirstReading.absoluteTime(of: file, localZone: zone) else {
+                return nil
+            }
+            return (time, file)
+        }.min { $0.time < $1.time }
     }
 
     private init(

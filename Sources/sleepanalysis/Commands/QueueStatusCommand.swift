@@ -3,7 +3,7 @@ import SleepAnalysis
 
 /// `sleepanalysis queue status [--format json|text]`: jobs per state and the job waiting longest.
 ///
-/// JSON (keys sorted): `{"counts": {"cancelled": 0, "done": 3, "failed": 0, "queued": 2, "running": 1},
+/// JSON (`SleepAnalysisJSON`, `Schemas/queue-status.schema.json`): `{"schemaVersion": 1, "counts": {"cancelled": 0, "done": 3, "failed": 0, "queued": 2, "running": 1},
 /// "oldestWaiting": {"id": 17, "submittedAt": "2026-12-01T07:00:00.000Z", "waitingSeconds": 12.5}}`;
 /// `oldestWaiting` is omitted when nothing waits.
 enum QueueStatusCommand {
@@ -23,6 +23,7 @@ enum QueueStatusCommand {
             var waitingSeconds: Double
         }
 
+        var schemaVersion = SleepAnalysisJSON.schemaVersion
         var counts: [String: Int]
         var oldestWaiting: Waiting?
     }
@@ -41,9 +42,7 @@ enum QueueStatusCommand {
                     id: $0.id, submittedAt: Timestamps.iso8601($0.submittedAt), waitingSeconds: $0.waitingSeconds)
             })
         if format == "json" {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            print(String(decoding: try SleepAnalysisJSON.encode(report), as: UTF8.self))
             return
         }
         for state in NightJobState.allCases {

@@ -46,13 +46,25 @@ enum SplCommand: Command {
         }
     }
 
-    /// The report as one JSON object (sorted keys, frames rounded to 0.01 dB).
+    /// The report as one JSON document (`SleepAnalysisJSON`, `Schemas/sound-level.schema.json`): the report's
+    /// members, frames rounded to 0.01 dB, and `schemaVersion`.
     static func json(_ report: SoundLevelReport) throws -> String {
         var rounded = report
         rounded.frames = report.frames.map { ($0 * 100).rounded() / 100 }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(rounded), as: UTF8.self)
+        return String(decoding: try SleepAnalysisJSON.encode(Document(report: rounded)), as: UTF8.self)
+    }
+
+    /// A report with `schemaVersion`.
+    private struct Document: Encodable {
+        var report: SoundLevelReport
+
+        private enum CodingKeys: String, CodingKey { case schemaVersion }
+
+        func encode(to encoder: any Encoder) throws {
+            try report.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(SleepAnalysisJSON.schemaVersion, forKey: .schemaVersion)
+        }
     }
 
     /// The report as two lines for people, and a warning line for each kind of damage the recording has.

@@ -115,7 +115,7 @@ enum AnalysisCSV {
         let stages = SleepStage.allCases.map { number(stats?.sleepStageDurations?[$0]) }
         let row =
             [
-                result.sessionId.uuidString.lowercased(), Timestamps.iso8601(result.startTime),
+                result.sessionId.uuidString, Timestamps.iso8601(result.startTime),
                 Timestamps.iso8601(result.endTime), result.timeZone.identifier, number(stats?.timeInBed),
                 number(stats?.totalSleepDuration), number(stats?.sleepOnsetLatency),
                 number(stats?.wakeAfterSleepOnset), stats?.sleepEfficiency.map { String(format: "%.4f", $0) } ?? "",

@@ -1,57 +1,26 @@
 import Foundation
 import SleepAnalysis
 
-/// What `analyze` prints for one session: the whole `AnalysisResult` plus its sleep score and smart-alarm events.
-///
-/// JSON: the `AnalysisResult` properties under their Swift names (dates ISO 8601 with milliseconds, event types
-/// and stages by case name, durations in seconds), plus `score` (`total`, `duration`, `quality`, `routine`, 0…1;
-/// absent when the result's `scoreUnavailableReason` says why) and `smartAlarm` (`[{"type", "reason", "time"}]`).
-/// Keys are sorted, so the output is stable.
-struct AnalysisReport: Encodable {
-    let result: AnalysisResult
-    let score: SleepScore?
+/// What `analyze` prints for one session: the library's `AnalysisResultDocument` (the result, its sleep score
+/// and smart-alarm events, `schemaVersion`), written with `SleepAnalysisJSON`.
+typealias AnalysisReport = AnalysisResultDocument
 
-    private enum ExtraKeys: String, CodingKey {
-        case score, smartAlarm
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try result.encode(to: encoder)
-        var extra = encoder.container(keyedBy: ExtraKeys.self)
-        try extra.encodeIfPresent(score, forKey: .score)
-        try extra.encode(result.smartAlarmEvents.map(\.json), forKey: .smartAlarm)
-    }
-
+extension AnalysisResultDocument {
     /// Writes `value` (a report, or reports by channel) as JSON and a line break to standard output, member by
-    /// member and element by element (`StreamedJSON`): the same bytes as `makeEncoder().encode(value)` without the
-    /// whole document in memory at once.
+    /// member and element by element (`StreamedJSON`): the same bytes as `SleepAnalysisJSON.encode(value)` without
+    /// the whole document in memory at once.
+    ///
+    /// - Throws: The encoder's errors; `CommandLineError` (exit 74) when standard output cannot be written.
     static func printJSON(_ value: some Encodable) throws {
-        try StreamedJSON.write(value, encoder: makeEncoder()) { FileHandle.standardOutput.write($0) }
-        FileHandle.standardOutput.write(Data("\n".utf8))
-    }
-
-    /// The JSON encoder of every report.
-    static func makeEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Timestamps.iso8601(date))
-        }
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return encoder
+        try StreamedJSON.write(value, encoder: SleepAnalysisJSON.makeEncoder()) { try StandardOutput.write($0) }
+        try StandardOutput.write(Data("\n".utf8))
     }
 }
 
 /// ISO 8601 text for instants.
 enum Timestamps {
-    /// `2026-12-01T06:42:30.125Z`.
-    static func iso8601(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
+    /// `2026-12-01T06:42:30.125Z` (`SleepAnalysisJSON.timestamp`).
+    static func iso8601(_ date: Date) -> String { SleepAnalysisJSON.timestamp(date) }
 }
 
 /// The human-readable summary of a result.
@@ -61,7 +30,7 @@ enum AnalysisText {
         var out: [String] = []
         if let title { out.append("== \(title) ==") }
         out.append(
-            "Session \(result.sessionId.uuidString.lowercased())  \(Timestamps.iso8601(result.startTime)) → "
+            "Session \(result.sessionId.uuidString)  \(Timestamps.iso8601(result.startTime)) → "
                 + "\(Timestamps.iso8601(result.endTime))  (\(result.timeZone.identifier))")
         out += NightReportFacts.statistics(result).map(line)
         if !result.sleepStageIntervals.isEmpty {

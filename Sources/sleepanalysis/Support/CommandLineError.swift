@@ -12,6 +12,8 @@ struct CommandLineError: Error, CustomStringConvertible {
         /// A result could not be saved where it was asked to go (the session store); it was printed and kept:
         /// exit 73 (`EX_CANTCREAT`).
         case cannotStore
+        /// Standard output or an output file could not be written (full disk, closed pipe): exit 74 (`EX_IOERR`).
+        case outputFailed
         /// Anything else: exit 1.
         case failure
         /// Stopped by a signal (SIGINT: Ctrl-C) after printing what was done: exit 128 + the signal's number, as
@@ -32,6 +34,7 @@ struct CommandLineError: Error, CustomStringConvertible {
         case .usage: 64
         case .badData: 65
         case .cannotStore: 73
+        case .outputFailed: 74
         case .failure: 1
         case .interrupted(let signal): 128 + signal
         }

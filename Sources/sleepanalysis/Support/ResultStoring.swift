@@ -85,7 +85,7 @@ struct ResultStoring {
 
     /// An error's message without the SDK's "Storage failure:" prefix.
     private static func reason(_ error: any Error) -> String {
-        if case SleepCycleSdkError.storageFailure(let why) = error { return why }
+        if case SleepCycleSdkError.storageFailure(let why) = error { return why.message }
         return "\(error)"
     }
 

@@ -78,7 +78,7 @@ final class ConcurrentAnalyzersTests: XCTestCase {
             XCTFail("a second analyzer initialized in a directory in use")
         } catch let error as SleepCycleSdkError {
             guard case .storageFailure(let message) = error else { return XCTFail("unexpected \(error)") }
-            XCTAssertTrue(message.contains("in use by another SleepAnalyzer"), message)
+            XCTAssertTrue(message.message.contains("in use by another SleepAnalyzer"), message.message)
             XCTAssertTrue(error.localizedDescription.contains("in use by another SleepAnalyzer"))
         }
         let secondState = await second.currentState

@@ -29,8 +29,10 @@ final class ClippedStereoCommandTests: XCTestCase {
 
         // Then
         XCTAssertEqual(run.status, 0, run.standardError)
-        let results = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: [String: Any]])
+        let document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(document["schemaVersion"] as? Int, SleepAnalysisJSON.schemaVersion)
+        let results = try XCTUnwrap(document["channels"] as? [String: [String: Any]])
         let kinds = { (sleeper: String) in
             ((results[sleeper]?["warnings"] as? [[String: Any]]) ?? []).compactMap { $0["kind"] as? String }
         }
@@ -38,5 +40,6 @@ final class ClippedStereoCommandTests: XCTestCase {
         XCTAssertEqual(kinds("secondary"), [])
         let message = (results["primary"]?["warnings"] as? [[String: Any]])?.first?["message"] as? String
         XCTAssertTrue(message?.contains("of channel 1") ?? false, message ?? "no message")
+        XCTAssertEqual(try JSONSchemaValidator.errors(in: run.standardOutput, schema: "channel-results"), [])
     }
 }

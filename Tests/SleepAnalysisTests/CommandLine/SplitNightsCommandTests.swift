@@ -23,8 +23,11 @@ final class SplitNightsCommandTests: XCTestCase {
             ], timeout: 90)
         XCTAssertEqual(output.status, 0, output.standardError)
 
-        let nights = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: [String: Any]])
+        // The nights as a NightsDocument, under `nights`, by date.
+        let document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let nights = try XCTUnwrap(document["nights"] as? [String: [String: Any]], output.standardOutput)
+        XCTAssertEqual(try JSONSchemaValidator.errors(in: output.standardOutput, schema: "nights"), [])
         XCTAssertEqual(nights.keys.sorted(), ["2026-12-01", "2026-12-02"], output.standardError)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

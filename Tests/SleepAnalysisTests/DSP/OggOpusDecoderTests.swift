@@ -91,7 +91,7 @@ final class OggOpusDecoderTests: XCTestCase {
                 guard case SleepCycleSdkError.invalidInput(let message) = error else {
                     return XCTFail("\(error)")
                 }
-                XCTAssertTrue(message.contains("truncated"), message)
+                XCTAssertTrue(message.message.contains("truncated"), message.message)
             }
         }
     }
@@ -115,7 +115,7 @@ final class OggOpusDecoderTests: XCTestCase {
                 guard case SleepCycleSdkError.invalidInput(let message) = error else {
                     return XCTFail("\(error)")
                 }
-                XCTAssertTrue(message.contains("corrupt"), message)
+                XCTAssertTrue(message.message.contains("corrupt"), message.message)
             }
             XCTAssertLessThan(reader.framesRead, reader.frameCount)
         }

@@ -261,7 +261,7 @@ final class FileDataSourceTests: XCTestCase {
         guard case .invalidInput(let message)? = sink.finishCalls.first ?? nil else {
             return XCTFail("expected invalidInput, got \(sink.finishCalls)")
         }
-        XCTAssertTrue(message.contains("a.flac"), message)
+        XCTAssertTrue(message.message.contains("a.flac"), message.message)
         let delivered = sink.audioChunks.reduce(0) { $0 + $1.frameCount }
         XCTAssertLessThan(delivered, 16_000 * 4)
     }
@@ -278,7 +278,7 @@ final class FileDataSourceTests: XCTestCase {
             guard case .invalidInput(let message) = error as? SleepCycleSdkError else {
                 return XCTFail("unexpected \(error)")
             }
-            XCTAssertTrue(message.contains("truncated"), message)
+            XCTAssertTrue(message.message.contains("truncated"), message.message)
         }
     }
 
@@ -298,7 +298,7 @@ final class FileDataSourceTests: XCTestCase {
         guard case .invalidInput(let message)? = sink.finishCalls.first ?? nil else {
             return XCTFail("expected invalidInput, got \(sink.finishCalls)")
         }
-        XCTAssertTrue(message.contains("acc.csv line 16"), message)
+        XCTAssertTrue(message.message.contains("acc.csv line 16"), message.message)
         XCTAssertEqual(sink.accelerometerSamples.count, 14, "every good row before the bad one was delivered")
     }
 

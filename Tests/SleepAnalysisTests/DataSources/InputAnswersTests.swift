@@ -101,7 +101,9 @@ final class InputAnswersTests: XCTestCase {
                 return XCTFail("\(error) is not invalidInput", file: file, line: line)
             }
             for fragment in fragments {
-                XCTAssertTrue(message.contains(fragment), "'\(message)' lacks '\(fragment)'", file: file, line: line)
+                XCTAssertTrue(
+                    message.message.contains(fragment), "'\(message.message)' lacks '\(fragment)'", file: file,
+                    line: line)
             }
         } catch {
             XCTFail("untyped error \(error)", file: file, line: line)

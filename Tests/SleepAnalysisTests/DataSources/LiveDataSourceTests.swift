@@ -85,7 +85,7 @@ final class LiveDataSourceTests: XCTestCase {
             guard case .dataSourceFailure(let message) = error as? SleepCycleSdkError else {
                 return XCTFail("unexpected \(error)")
             }
-            XCTAssertTrue(message.contains("snd_pcm_open"), message)
+            XCTAssertTrue(message.message.contains("snd_pcm_open"), message.message)
         }
         XCTAssertTrue(sink.finishCalls.isEmpty)
     }
@@ -97,7 +97,7 @@ final class LiveDataSourceTests: XCTestCase {
             guard case .dataSourceFailure(let message) = error as? SleepCycleSdkError else {
                 return XCTFail("unexpected \(error)")
             }
-            XCTAssertTrue(message.contains("snd_config_load"), message)
+            XCTAssertTrue(message.message.contains("snd_config_load"), message.message)
         }
     }
 
@@ -158,7 +158,8 @@ final class LiveDataSourceTests: XCTestCase {
         guard case .dataSourceFailure(let message)? = sink.finishCalls.first ?? nil else {
             return XCTFail("expected dataSourceFailure, got \(sink.finishCalls)")
         }
-        XCTAssertTrue(message.contains("unavailable") && message.contains("snd_pcm_readi"), message)
+        XCTAssertTrue(
+            message.message.contains("unavailable") && message.message.contains("snd_pcm_readi"), message.message)
     }
 
     func test_liveSource_stopsPromptly_withoutFrameLimit() async throws {
@@ -255,6 +256,6 @@ final class LiveDataSourceTests: XCTestCase {
         guard case .dataSourceFailure(let message)? = sink.finishCalls.first ?? nil else {
             return XCTFail("expected dataSourceFailure, got \(sink.finishCalls)")
         }
-        XCTAssertTrue(message.contains("no audio"), message)
+        XCTAssertTrue(message.message.contains("no audio"), message.message)
     }
 }

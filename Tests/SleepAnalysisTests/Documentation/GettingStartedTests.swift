@@ -52,6 +52,27 @@ func analyzeNight(apiKey: String, recording: URL) async throws -> AnalysisResult
     return result
 }
 
+/// Runs the program on its command line, `NightReport RECORDING [LICENCE-FILE]`; returns its exit status.
+func runNightReport(_ arguments: [String]) async -> Int32 {
+    guard arguments.count == 2 || arguments.count == 3 else {
+        print("usage: NightReport RECORDING [LICENCE-FILE]")
+        return 64
+    }
+    do {
+        // A production key from the licence file, or else a development licence to try the library out.
+        let apiKey =
+            arguments.count == 3
+            ? try String(contentsOfFile: arguments[2], encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            : try License.developmentKey(subject: "NightReport")
+        _ = try await analyzeNight(apiKey: apiKey, recording: URL(fileURLWithPath: arguments[1]))
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("NightReport: \(error)\n".utf8))
+        return 1
+    }
+}
+
 /// The Getting Started article's program runs, and the article shows the code that runs.
 final class GettingStartedTests: SDKTestCase {
     private let environment = ScopedEnvironment()
@@ -79,6 +100,37 @@ final class GettingStartedTests: SDKTestCase {
         XCTAssertEqual(state, .uninitialized)
     }
 
+    func test_gettingStarted_entry_point_analyses_under_a_development_licence_without_a_licence_file() async {
+        environment.isolateSDK(in: storage.url, trusting: "")
+        let recording: URL
+        do {
+            recording = try writeNoiseFile(seconds: 12, sampleRate: 44_100)
+        } catch {
+            return XCTFail("\(error)")
+        }
+        let status = await runNightReport(["NightReport", recording.path])
+        XCTAssertEqual(status, 0)
+        let state = await SleepCycleSdk.currentState
+        XCTAssertEqual(state, .uninitialized)
+    }
+
+    func test_gettingStarted_entry_point_reports_an_untrusted_key_as_an_exit_status_not_a_crash() async throws {
+        environment.isolateSDK(in: storage.url, trusting: "")
+        let stranger = try LicenseIssuer.generateKeyPair()
+        let licence = storage.url.appendingPathComponent("licence.key")
+        try Data(
+            try LicenseIssuer.issue(
+                features: .all, expires: Date().addingTimeInterval(3600), subject: "not trusted here",
+                privateKey: stranger.privateKey
+            ).utf8
+        ).write(to: licence)
+        let recording = try writeNoiseFile(seconds: 2, sampleRate: 16_000)
+        let status = await runNightReport(["NightReport", recording.path, licence.path])
+        XCTAssertEqual(status, 1)
+        let state = await SleepCycleSdk.currentState
+        XCTAssertEqual(state, .uninitialized)
+    }
+
     func test_gettingStarted_article_shows_the_tested_program() throws {
         let article = FixturePaths.repositoryRoot
             .appendingPathComponent("Sources/SleepAnalysis/Docs.docc/GettingStarted.md")
@@ -91,5 +143,10 @@ final class GettingStartedTests: SDKTestCase {
         let program = block[start.lowerBound...]
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         XCTAssertTrue(source.contains(program), "GettingStarted.md's analyzeNight differs from the tested copy")
+        let entry = try XCTUnwrap(blocks.first { $0.contains("func runNightReport(") }, "no runNightReport block")
+        XCTAssertTrue(source.contains(entry), "GettingStarted.md's runNightReport differs from the tested copy")
+        let main = try XCTUnwrap(blocks.first { $0.contains("@main") }, "no entry point")
+        XCTAssertTrue(main.contains("exit(await runNightReport(CommandLine.arguments))"), main)
+        XCTAssertFalse(text.contains("try!") || text.contains("main() async throws"), "a crash instead of a message")
     }
 }

@@ -28,10 +28,10 @@ final class LoggingTests: XCTestCase {
         defer { storage.remove() }
         let recorder = RecordingLogger()
         let analyzer = SleepAnalyzer(name: "job-7")
-        // A key the analyzer rejects makes it log an error.
+        // A key the analyzer rejects makes it log the failure (at debug: the thrown error is the report).
         await assertThrowsSdkError({
             try await analyzer.initialize(
-                logLevel: .info, logger: recorder, apiKey: "sa1.not-a-key.at-all", storageDirectory: storage.url)
+                logLevel: .debug, logger: recorder, apiKey: "sa1.not-a-key.at-all", storageDirectory: storage.url)
         }) {
             if case .invalidApiKey = $0 { return true }
             return false
@@ -43,8 +43,8 @@ final class LoggingTests: XCTestCase {
     func test_sdkLogger_passesNothing_atNoLog() {
         let recorder = RecordingLogger()
         let logger = SDKLogger(threshold: .noLog, destination: recorder)
+        logger.critical("c")
         logger.error("e")
-        logger.log(.noLog, "n")
         XCTAssertTrue(recorder.messages.isEmpty)
     }
 
@@ -57,6 +57,66 @@ final class LoggingTests: XCTestCase {
         }
         logger.debug(expensive())
         XCTAssertFalse(built)
+    }
+
+    func test_records_carry_severity_label_metadata_and_the_calls_module_file_function_and_line() {
+        let recorder = RecordingLogger()
+        let logger = SDKLogger(threshold: .debug, destination: recorder).with("analyzer", "night-1")
+        let line: UInt = #line + 1
+        logger.notice("n")
+        let record = recorder.records.first
+        XCTAssertEqual(record?.severity, .notice)
+        XCTAssertEqual(record?.label, "SleepAnalysis")
+        XCTAssertEqual(record?.message, "n")
+        XCTAssertEqual(record?.metadata, ["analyzer": .string("night-1")])
+        XCTAssertEqual(record?.source, "SleepAnalysisTests")
+        XCTAssertEqual(record?.file, "SleepAnalysisTests/LoggingTests.swift")
+        XCTAssertEqual(record?.function, #function)
+        XCTAssertEqual(record?.line, line)
+        XCTAssertEqual(record?.description, "[NOTICE] SleepAnalysis: n analyzer=night-1")
+    }
+
+    func test_the_library_logs_from_its_own_module_with_its_own_file_and_line() async throws {
+        let recorder = RecordingLogger()
+        let licence = try TestLicenses.make()
+        let storage = try TemporaryDirectory(prefix: "log-origin")
+        defer { storage.remove() }
+        let analyzer = SleepAnalyzer()
+        try await analyzer.initialize(
+            logLevel: .info, logger: recorder, apiKey: licence.apiKey, storageDirectory: storage.url,
+            trustedIssuerKeys: [licence.trustedKey])
+        await analyzer.deinitialize()
+        let verified = try XCTUnwrap(recorder.records.first { $0.message.contains("verified") })
+        XCTAssertEqual(verified.source, "SleepAnalysis")
+        XCTAssertEqual(verified.file, "SleepAnalysis/LicenseAuthorizer.swift")
+        XCTAssertEqual(verified.function, "authorize(apiKey:forceRefresh:now:)")
+        XCTAssertGreaterThan(verified.line, 0)
+    }
+
+    func test_severities_are_swift_logs_seven_levels_and_the_log_level_a_threshold_over_them() {
+        XCTAssertEqual(
+            SleepAnalysisLogRecord.Severity.allCases.map(\.rawValue),
+            ["trace", "debug", "info", "notice", "warning", "error", "critical"])
+        XCTAssertEqual(SleepAnalysisLogRecord.Severity.allCases.sorted(), SleepAnalysisLogRecord.Severity.allCases)
+        let admitted = LogLevel.allCases.map { level in
+            SleepAnalysisLogRecord.Severity.allCases.filter { level.admits($0) }
+        }
+        XCTAssertEqual(
+            admitted,
+            [
+                [.trace, .debug, .info, .notice, .warning, .error, .critical],
+                [.info, .notice, .warning, .error, .critical],
+                [.warning, .error, .critical], [.error, .critical], [],
+            ])
+    }
+
+    func test_metadata_values_have_swift_logs_shapes() {
+        let value: SleepAnalysisLogRecord.MetadataValue = [
+            "name": "night", "count": .stringConvertible(3), "tags": ["a", .stringConvertible(1.5)],
+        ]
+        XCTAssertEqual(value.description, "[count: 3, name: night, tags: [a, 1.5]]")
+        XCTAssertEqual(SleepAnalysisLogRecord.MetadataValue.stringConvertible(3), .stringConvertible("3"))
+        XCTAssertNotEqual(SleepAnalysisLogRecord.MetadataValue.string("3"), .stringConvertible(3))
     }
 
     func test_sdkLogger_defaultsTo_standardErrorLogger() {

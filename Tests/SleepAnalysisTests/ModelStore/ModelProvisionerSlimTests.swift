@@ -187,12 +187,12 @@ final class ModelProvisionerSlimTests: XCTestCase {
         let features = SleepAnalysisFeatures(audioEvents: true)
         server.inject(.status(500), forPath: "/store/alpha-v1.bin")
         await assertThrowsSdkError({ try await self.provisioner(self.storeURL).provision(for: features) }) {
-            if case .resourceDownloadFailed(let why) = $0 { return why.contains("500") }
+            if case .resourceDownloadFailed(let why) = $0 { return why.message.contains("500") && $0.isTransient }
             return false
         }
         server.inject(.status(404), forPath: "/store/manifest.json")
         await assertThrowsSdkError({ try await self.provisioner(self.storeURL).provision(for: features) }) {
-            if case .resourceDownloadFailed(let why) = $0 { return why.contains("404") }
+            if case .resourceDownloadFailed(let why) = $0 { return why.cause == .httpStatus(404) && !$0.isTransient }
             return false
         }
         // And a later attempt, with the server healthy, succeeds

@@ -41,7 +41,9 @@ final class HealthKitExportTests: XCTestCase {
     func test_export_json_and_csv_carry_values_and_iso_dates() throws {
         let night = SessionStoreFixtures.night(startingHoursAfter: 22.5)
         let samples = HealthKitSleepSample.samples(for: night)
-        let json = try JSONSerialization.jsonObject(with: HealthKitExport.json(samples)) as? [[String: Any]]
+        let document = try JSONSerialization.jsonObject(with: HealthKitExport.json(samples)) as? [String: Any]
+        XCTAssertEqual(document?["schemaVersion"] as? Int, SleepAnalysisJSON.schemaVersion)
+        let json = document?["samples"] as? [[String: Any]]
         XCTAssertEqual(json?.count, samples.count)
         XCTAssertEqual(json?[3]["value"] as? Int, 4)
         XCTAssertEqual(json?[3]["valueName"] as? String, "asleepDeep")

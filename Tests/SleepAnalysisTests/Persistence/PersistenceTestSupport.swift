@@ -21,7 +21,7 @@ func assertStorageFailure<T>(
         _ = try body()
         XCTFail("expected a storage failure", file: file, line: line)
     } catch SleepCycleSdkError.storageFailure(let message) {
-        return message
+        return message.message
     } catch {
         XCTFail("expected a storage failure, got \(error)", file: file, line: line)
     }

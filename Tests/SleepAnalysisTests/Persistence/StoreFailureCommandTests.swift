@@ -99,7 +99,7 @@ final class StoreFailureCommandTests: XCTestCase {
 
         // When a night is analysed into it
         let output = try analyze(
-            start: HealthKitExport.timestamp(earlier.startTime.addingTimeInterval(86_400)),
+            start: SleepAnalysisJSON.timestamp(earlier.startTime.addingTimeInterval(86_400)),
             storage: root.appendingPathComponent("storage"), store: store)
 
         // Then the night is printed and stored, and the unreadable one named in a warning

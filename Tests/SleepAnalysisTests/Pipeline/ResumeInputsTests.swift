@@ -64,7 +64,7 @@ final class ResumeInputsTests: XCTestCase {
             return nil
         } catch SleepCycleSdkError.invalidInput(let message) {
             await analyzer.deinitialize()
-            return message
+            return message.message
         }
     }
 

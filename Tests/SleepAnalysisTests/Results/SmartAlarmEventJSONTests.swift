@@ -12,8 +12,8 @@ final class SmartAlarmEventJSONTests: XCTestCase {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = String(decoding: try encoder.encode(event.json), as: UTF8.self)
-        XCTAssertEqual(text, #"{"time":"2026-12-01T05:00:00Z","type":"armed"}"#)
-        XCTAssertEqual(event.json.dictionary, ["type": "armed", "time": "2026-12-01T05:00:00Z"])
+        XCTAssertEqual(text, #"{"time":"2026-12-01T05:00:00.000Z","type":"armed"}"#)
+        XCTAssertEqual(event.json.dictionary, ["type": "armed", "time": "2026-12-01T05:00:00.000Z"])
     }
 
     func test_smartAlarmEventJSON_encodes_triggered_with_reason_and_milliseconds() throws {
@@ -28,9 +28,16 @@ final class SmartAlarmEventJSONTests: XCTestCase {
         }
     }
 
-    func test_iso8601Timestamp_formats_dates_before_1970_and_rounds_to_milliseconds() {
-        XCTAssertEqual(ISO8601Timestamp.string(from: Date(timeIntervalSince1970: -0.5)), "1969-12-31T23:59:59.500Z")
-        XCTAssertEqual(ISO8601Timestamp.string(from: Date(timeIntervalSince1970: 59.9996)), "1970-01-01T00:01:00Z")
+    func test_timestamps_formatDatesBefore1970_andAlwaysCarryMilliseconds() throws {
+        XCTAssertEqual(SleepAnalysisJSON.timestamp(Date(timeIntervalSince1970: -0.5)), "1969-12-31T23:59:59.500Z")
+        XCTAssertEqual(SleepAnalysisJSON.timestamp(Date(timeIntervalSince1970: 60)), "1970-01-01T00:01:00.000Z")
+        let event = SmartAlarmEvent(type: .armed, timestamp: Date(timeIntervalSince1970: 60), sessionId: sessionId)
+        XCTAssertEqual(event.json.time, "1970-01-01T00:01:00.000Z")
+        for seconds in [0.001, 59.9996, 1_796_103_750.125, -86_400.25] {
+            let text = SleepAnalysisJSON.timestamp(Date(timeIntervalSince1970: seconds))
+            let parsed = try XCTUnwrap(SleepAnalysisJSON.date(text), text)
+            XCTAssertEqual(parsed.timeIntervalSince1970, seconds, accuracy: 0.001, text)
+        }
     }
 
     func test_smartAlarmEventJSON_time_parses_back_to_the_instant() throws {

@@ -47,7 +47,7 @@ final class StorageLocationsTests: XCTestCase {
             guard case SleepCycleSdkError.storageFailure(let why)? = error as? SleepCycleSdkError else {
                 return XCTFail("expected storageFailure, got \(error)")
             }
-            XCTAssertTrue(why.contains(file.path))
+            XCTAssertTrue(why.message.contains(file.path))
         }
         XCTAssertThrowsError(try StorageLocations.prepare(file))
     }

@@ -98,7 +98,7 @@ final class ISO8601IntervalTests: XCTestCase {
                 guard case SleepCycleSdkError.invalidInput(let why) = error else {
                     return XCTFail("\(text): unexpected \(error)")
                 }
-                XCTAssertTrue(why.contains("ISO 8601"), why)
+                XCTAssertTrue(why.message.contains("ISO 8601"), why.message)
             }
         }
     }
@@ -118,7 +118,7 @@ final class ISO8601IntervalTests: XCTestCase {
                 guard case SleepCycleSdkError.invalidInput(let why) = error else {
                     return XCTFail("\(text): unexpected \(error)")
                 }
-                XCTAssertTrue(why.contains("ISO 8601"), why)
+                XCTAssertTrue(why.message.contains("ISO 8601"), why.message)
             }
         }
     }

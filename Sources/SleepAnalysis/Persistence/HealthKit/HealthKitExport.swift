@@ -2,25 +2,20 @@ import Foundation
 
 /// Plain-file exports of HealthKit-style sleep samples, for import tools and spreadsheets.
 ///
-/// JSON: an array of objects `{"sessionId", "value" (HealthKit raw value), "valueName", "startDate",
+/// JSON (`Schemas/healthkit-export.schema.json`, written with ``SleepAnalysisJSON``): `{"schemaVersion",
+/// "samples"}`, each sample an object `{"sessionId", "value" (HealthKit raw value), "valueName", "startDate",
 /// "endDate" (ISO 8601, UTC, milliseconds), "timeZone"}`. CSV: the same columns, header first.
 public enum HealthKitExport {
     /// The CSV header line (without the newline).
     public static let csvHeader = "session_id,value,value_name,start_date,end_date,time_zone"
 
-    /// The samples as a JSON array.
+    /// The samples as a JSON document, `{"schemaVersion", "samples": [...]}`.
     ///
     /// - Parameter samples: The samples, in the order to write them.
     /// - Returns: UTF-8 JSON, pretty-printed with sorted keys.
-    /// - Throws: `SleepCycleSdkError.storageFailure` if encoding fails.
+    /// - Throws: `SleepCycleSdkError.invalidInput` if encoding fails.
     public static func json(_ samples: [HealthKitSleepSample]) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do {
-            return try encoder.encode(samples.map(ExportedSample.init))
-        } catch {
-            throw SleepCycleSdkError.storageFailure("cannot encode HealthKit samples: \(error)")
-        }
+        try SleepAnalysisJSON.encode(ExportDocument(samples: samples.map(ExportedSample.init)))
     }
 
     /// The samples as CSV with a header line.
@@ -40,11 +35,12 @@ public enum HealthKitExport {
     }
 
     /// A date as ISO 8601 in UTC with milliseconds, e.g. `2026-11-30T23:00:00.000Z`.
-    ///
-    /// - Parameter date: The date.
-    /// - Returns: The text.
-    public static func timestamp(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+    private static func timestamp(_ date: Date) -> String { SleepAnalysisJSON.timestamp(date) }
+
+    /// The JSON document.
+    private struct ExportDocument: Encodable {
+        var schemaVersion = SleepAnalysisJSON.schemaVersion
+        var samples: [ExportedSample]
     }
 
     /// The JSON shape of one sample.
@@ -52,16 +48,16 @@ public enum HealthKitExport {
         var sessionId: UUID
         var value: Int
         var valueName: String
-        var startDate: String
-        var endDate: String
+        var startDate: Date
+        var endDate: Date
         var timeZone: String
 
         init(_ sample: HealthKitSleepSample) {
             sessionId = sample.sessionId
             value = sample.value.rawValue
             valueName = sample.value.description
-            startDate = HealthKitExport.timestamp(sample.startDate)
-            endDate = HealthKitExport.timestamp(sample.endDate)
+            startDate = sample.startDate
+            endDate = sample.endDate
             timeZone = sample.timeZone
         }
     }

@@ -24,7 +24,7 @@ extension SQLiteDatabase {
         } catch  where isDamage(error) {
             let reason: String
             if case SleepCycleSdkError.storageFailure(let message) = error {
-                reason = message
+                reason = message.message
             } else {
                 reason = "\(error)"
             }

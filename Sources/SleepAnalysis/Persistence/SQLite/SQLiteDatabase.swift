@@ -172,10 +172,11 @@ final class SQLiteDatabase: @unchecked Sendable {
     /// opposed to busy, unwritable, or from a newer version.
     ///
     /// - Parameter error: An error thrown by this wrapper.
-    /// - Returns: True for `SQLITE_CORRUPT` and `SQLITE_NOTADB` failures.
+    /// - Returns: True for `SQLITE_CORRUPT` and `SQLITE_NOTADB` failures (recognised from the error's typed
+    ///   cause, not its message).
     static func isDamage(_ error: any Error) -> Bool {
-        guard case SleepCycleSdkError.storageFailure(let message) = error else { return false }
-        return [SQLITE_CORRUPT, SQLITE_NOTADB].contains { message.contains("(SQLite \($0), ") }
+        guard case .sqlite(let code)? = (error as? SleepCycleSdkError)?.cause else { return false }
+        return [SQLITE_CORRUPT, SQLITE_NOTADB].contains(code & 0xff)
     }
 
     /// SQLite's message for a connection's last failure, followed by the operating system's reason when a file
@@ -199,9 +200,11 @@ final class SQLiteDatabase: @unchecked Sendable {
     ///   - code: The SQLite result code.
     ///   - message: SQLite's message (`sqlite3_errmsg`) or our own description.
     ///   - context: What we were doing.
-    /// - Returns: `SleepCycleSdkError.storageFailure` carrying all three.
+    /// - Returns: `SleepCycleSdkError.storageFailure` carrying all three, with the code as its typed cause
+    ///   (`SQLITE_NOMEM` as ``SleepCycleSdkError/Cause/outOfMemory``).
     static func storageError(code: Int32, message: String, context: String) -> SleepCycleSdkError {
         let name = String(cString: sqlite3_errstr(code))
-        return .storageFailure("\(context): \(message) (SQLite \(code), \(name))")
+        let cause: SleepCycleSdkError.Cause = code & 0xff == SQLITE_NOMEM ? .outOfMemory : .sqlite(resultCode: code)
+        return .storageFailure(.init("\(context): \(message) (SQLite \(code), \(name))", cause: cause))
     }
 }

@@ -40,7 +40,11 @@ extension SessionStore {
                 values.append(try decode(try row.bytes.get()))
             } catch {
                 let reason: String
-                if case SleepCycleSdkError.storageFailure(let why) = error { reason = why } else { reason = "\(error)" }
+                if case SleepCycleSdkError.storageFailure(let why) = error {
+                    reason = why.message
+                } else {
+                    reason = "\(error)"
+                }
                 unreadable.append(
                     UnreadableNight(
                         rowId: row.rowId, sessionId: row.sessionId, startTime: row.startTime, reason: reason))

@@ -27,7 +27,7 @@ struct NightReportSections {
             <header id="\(id("summary"))">
             <h1>Night of \(escape(Self.dateText(result.startTime, zone)))</h1>
             \(title)<p>\(escape(Self.timeText(result.startTime, zone))) – \(escape(Self.timeText(result.endTime, zone))) \
-            (\(escape(zone.identifier))), session \(escape(result.sessionId.uuidString.lowercased()))</p>
+            (\(escape(zone.identifier))), session \(escape(result.sessionId.uuidString))</p>
             </header>
 
             """

@@ -116,8 +116,8 @@ final class PostgresSessionStoreTests: SessionStoreTests {
             try SessionStore(address: address, subject: subject, reconnect: PostgresReconnectPolicy(attempts: 1))
         ) {
             guard case .storageFailure(let message) = $0 as? SleepCycleSdkError else { return XCTFail("\($0)") }
-            XCTAssertFalse(message.contains("hunter2"), message)
-            XCTAssertTrue(message.contains("127.0.0.1"), message)
+            XCTAssertFalse(message.message.contains("hunter2"), message.message)
+            XCTAssertTrue(message.message.contains("127.0.0.1"), message.message)
         }
     }
 }
