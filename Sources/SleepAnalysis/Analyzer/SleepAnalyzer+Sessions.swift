@@ -203,7 +203,7 @@ extension SleepAnalyzer {
             let sourceError = core.inputError ?? core.sourceError
             guard let session = core.remove(sessionId) else { return .notActive(sourceError: sourceError) }
             if needsData && core.sourceEnded && session.dataTime <= session.startTime {
-                return .noData(analysedUntil: core.analysedUntil, sourceError: sourceError)
+                return .noData(sourceError: sourceError)
             }
             var result = session.finish(at: end)
             result.warnings = core.inputWarnings(for: session)
@@ -215,14 +215,14 @@ extension SleepAnalyzer {
         switch outcome {
         case .notActive:
             throw SleepCycleSdkError.analysisNotActive
-        case .noData(let analysedUntil, let sourceError):
+        case .noData(let sourceError):
             // Nothing to keep or resume: the session leaves the journal. A source that failed before the session got
             // any data explains the empty range better than the range does.
             context.journal.finishQuietly(sessionId, logger: context.logger)
             if let sourceError { throw sourceError }
             throw SleepCycleSdkError.emptyTimeRange(
-                "the session starting at \(descriptor.startTime.formatted(.iso8601)) got no data: the recording's "
-                    + "analysed audio ends at \(analysedUntil.formatted(.iso8601)); the session ended without a result")
+                "the session starting at \(descriptor.startTime.formatted(.iso8601)) got no data: the recording "
+                    + "ended before it; the session ended without a result")
         case .finished(let result, _):
             context.journal.finishQuietly(sessionId, logger: context.logger)
             context.telemetry.analytics("session_stopped", sessionId: sessionId)
@@ -293,15 +293,15 @@ extension SleepAnalyzer {
 enum SessionStopOutcome: Sendable {
     /// The session was not on the pipeline.
     case notActive(sourceError: SleepCycleSdkError?)
-    /// The session analysed no data after its start; `analysedUntil` is the end of the analysed audio.
-    case noData(analysedUntil: Date, sourceError: SleepCycleSdkError?)
+    /// The source ended without giving the session any data after its start.
+    case noData(sourceError: SleepCycleSdkError?)
     /// The session's result.
     case finished(AnalysisResult, sourceError: SleepCycleSdkError?)
 
     /// The error the source ended with, if any.
     var sourceError: SleepCycleSdkError? {
         switch self {
-        case .notActive(let error), .noData(_, let error), .finished(_, let error): error
+        case .notActive(let error), .noData(let error), .finished(_, let error): error
         }
     }
 }
