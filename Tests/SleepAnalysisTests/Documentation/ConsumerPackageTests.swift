@@ -79,7 +79,7 @@ final class ConsumerPackageTests: XCTestCase {
         process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         let log = directory.appendingPathComponent(".\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         defer { try? FileManager.default.removeItem(at: log) }
         process.standardOutput = handle
