@@ -38,15 +38,24 @@ let alsaMessages: Target = .target(
     linkerSettings: [.linkedLibrary("asound")]
 )
 
-// MARK: - The library, the research library, the command-line tools
+// MARK: - The library, the fleet, the research library, the command-line tools
 
+// What an app links: the analysis on the device, its session store (SQLite) and slim-mode model download. No
+// libpq and no remote-input downloads: those are the fleet's.
 let library: Target = .target(
     name: "SleepAnalysis",
     dependencies: [
         "CSleepDSP", "CFFTW", "CSndFile", "COgg", "COpus", "CALSA", "CALSAMessages", "CSQLite", "CSodium", "CSoxr",
-        "CPostgres",
     ],
     resources: [.copy("../../Models")]
+)
+
+// What a service links beside it: the PostgreSQL connection (libpq), `NightQueue`, `NightWorker`, the PostgreSQL
+// session-store backend and inputs from http(s) URLs. It reaches the library's internals through `package`
+// declarations.
+let fleet: Target = .target(
+    name: "SleepAnalysisFleet",
+    dependencies: ["SleepAnalysis", "CPostgres"]
 )
 
 // Research code kept out of the product: evaluation on labelled data, training-feature export, stereo scene
@@ -59,7 +68,7 @@ let evaluation: Target = .target(
 
 let commandLineTool: Target = .executableTarget(
     name: "sleepanalysis",
-    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation"]
+    dependencies: ["SleepAnalysis", "SleepAnalysisFleet", "SleepAnalysisEvaluation"]
 )
 
 // Fuzz harnesses for the parsers. A normal build is a corpus runner; Tools/fuzz/run.sh builds it with
@@ -72,7 +81,7 @@ let fuzzHarnesses: [Target] = [
 
 let benchmark: Target = .executableTarget(
     name: "sleepanalysis-bench",
-    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation"]
+    dependencies: ["SleepAnalysis", "SleepAnalysisFleet", "SleepAnalysisEvaluation"]
 )
 
 // MARK: - Tests
@@ -86,7 +95,8 @@ let testSupport: Target = .target(
 let tests: Target = .testTarget(
     name: "SleepAnalysisTests",
     dependencies: [
-        "SleepAnalysis", "SleepAnalysisEvaluation", "TestSupport", "CSleepDSP", "CZlib", "CSndFile", "COgg",
+        "SleepAnalysis", "SleepAnalysisFleet", "SleepAnalysisEvaluation", "TestSupport", "CSleepDSP", "CZlib",
+        "CSndFile", "COgg",
     ]
 )
 
@@ -97,12 +107,13 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SleepAnalysis", targets: ["SleepAnalysis"]),
+        .library(name: "SleepAnalysisFleet", targets: ["SleepAnalysisFleet"]),
         .executable(name: "sleepanalysis", targets: ["sleepanalysis"]),
         .executable(name: "sleepanalysis-bench", targets: ["sleepanalysis-bench"]),
         .executable(name: "sleepanalysis-fuzz", targets: ["sleepanalysis-fuzz"]),
     ],
     targets: systemLibraries + [
-        dspCore, alsaMessages, library, evaluation, commandLineTool, benchmark, testSupport, tests,
+        dspCore, alsaMessages, library, fleet, evaluation, commandLineTool, benchmark, testSupport, tests,
     ] + fuzzHarnesses
 )
 

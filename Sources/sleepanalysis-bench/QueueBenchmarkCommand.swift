@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import SleepAnalysisFleet
 
 /// `sleepanalysis-bench queue [--database URL] [--jobs N] [--clients K] [--input AUDIO]`: the night queue's own
 /// cost. It analyses `AUDIO` once for a real result, then submits N jobs and has K clients (one connection each,

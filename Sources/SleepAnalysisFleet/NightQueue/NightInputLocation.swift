@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// How a night's input is kept in the queue's `*_path` columns: a file path as it is, an `http(s)` URL whole.
 enum NightInputLocation {

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Where a job is in its life: `queued` → `running` → `done`, or `failed` / `cancelled`.
 public enum NightJobState: String, Sendable, Hashable, Codable, CodingKeyRepresentable, CaseIterable {

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// How `NightJob`s are selected and read back.
 enum NightJobRow {

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// A worker's hold on a running job: only the holder of `token` may renew, complete, fail or release it.
 ///

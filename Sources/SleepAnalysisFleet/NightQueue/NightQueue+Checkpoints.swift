@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// A running night's journal, saved in the queue by its worker so that a worker taking the job over resumes it.
 public struct NightCheckpoint: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// The worker's side of the queue: claim a job under a lease, renew it, and end it exactly once.
 ///

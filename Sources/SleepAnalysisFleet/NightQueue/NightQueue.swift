@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// A queue of recorded nights in PostgreSQL, shared by any number of workers on any number of machines.
 ///

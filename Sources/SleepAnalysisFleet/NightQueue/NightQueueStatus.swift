@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// The queue at a glance: how many jobs are in each state, and the job that has waited longest.
 public struct NightQueueStatus: Sendable, Hashable, Codable {

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// How long a job waits before its next attempt after a transient failure: `initial`, doubling with each attempt
 /// already made, at most `maximum`.

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// A recorded night to analyse: where its files are and whose night it is. Each input is a file URL (a path every
 /// worker can read) or an `http(s)` URL, which the worker that takes the job downloads first

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Where a PostgreSQL database is: a `postgresql://` URL, a libpq `key=value` string, or nothing (libpq's own
 /// defaults: `PGHOST`, `PGPORT`, `PGUSER`, `PGDATABASE`, `PGPASSWORD`, `~/.pgpass`, the local socket).

@@ -1,5 +1,6 @@
 import CPostgres
 import Foundation
+import SleepAnalysis
 
 /// One libpq connection: parameterised statements (`PQexecParams`, text format), transactions and
 /// notifications.

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// A PostgreSQL database shared between tasks: one connection, used on a serial queue of its own so that
 /// libpq's blocking calls never hold up the cooperative thread pool or an actor.

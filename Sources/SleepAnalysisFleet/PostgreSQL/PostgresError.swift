@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// A failure talking to PostgreSQL: what went wrong, PostgreSQL's SQLSTATE when the server gave one, and whether
 /// trying again later may succeed.

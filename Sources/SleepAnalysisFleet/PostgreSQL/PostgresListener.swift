@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Listens for `NOTIFY` on channels, on a connection of its own (re-listening after a reconnection).
 final class PostgresListener: Sendable {

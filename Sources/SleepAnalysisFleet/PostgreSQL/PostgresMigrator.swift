@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Brings a PostgreSQL schema up to date, one numbered migration at a time, recorded per schema name in
 /// `sleepanalysis_schema_versions`.

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// How hard to try when a connection cannot be made: a number of attempts with exponentially growing pauses.
 public struct PostgresReconnectPolicy: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// One result row in PostgreSQL's text format, read eagerly out of a result so that it outlives it.
 struct PostgresRow: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Why an input given as an `http(s)` URL cannot be used. Messages show URLs redacted
 /// (`RemoteInputURL.redacted(_:)`): never a password or a query token.

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// A download in progress: `<name>.partial`, appended to as bytes arrive, and beside it `<name>.partial.validator`,
 /// the server's `ETag` (or `Last-Modified`) for those bytes, so that a resumed request (`If-Range`) gets the rest

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Inputs given as URLs: which are remote, checking one given as text, and writing one without its secrets.
 public enum RemoteInputURL {

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// One subject's nights in PostgreSQL: the session store of a service, shared by any number of processes and
 /// machines (see `PostgresSessionStoreSchema`). Changes are announced with `NOTIFY`, watched with `LISTEN`.

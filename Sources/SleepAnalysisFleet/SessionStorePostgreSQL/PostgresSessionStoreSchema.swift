@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// The PostgreSQL session store's tables, as versioned migrations (see `PostgresMigrator`). Never edit a published
 /// migration: append a new one.

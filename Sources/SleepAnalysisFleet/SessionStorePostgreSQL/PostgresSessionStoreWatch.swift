@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Watches a subject's nights for changes made through any connection: a thread of its own `LISTEN`s on
 /// `PostgresSessionStoreSchema.channel` and calls back for each notification about the subject, and after each

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// The PostgreSQL session store's writes, on a connection inside the caller's transaction: shared by the store and
 /// by the night queue, which saves a finished night in the transaction that stores the job's result.

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// The session store of a service: each subject's nights in PostgreSQL, beside the night queue whose workers save
 /// every finished night there.

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// One leased night analysed by a `SleepAnalyzer` of its own, in a storage directory of its own that is removed
 /// afterwards, after its `http(s)` inputs are downloaded (also removed afterwards). `abort` stops it early from
@@ -127,7 +128,7 @@ final class NightAnalysisRun: @unchecked Sendable {
     /// - Throws: `RemoteInputError`; `CancellationError` when the run was aborted.
     private func fetchInputs() async throws -> NightLocalInputs {
         let (night, fetcher, directory) = (lease.job.submission, configuration.fetcher, downloadDirectory)
-        let logger = SDKLogger(threshold: configuration.logLevel, destination: configuration.logger).with(
+        let logger = PackageLogger(threshold: configuration.logLevel, destination: configuration.logger).with(
             "job", String(lease.job.id))
         let task = Task {
             try await NightLocalInputs.fetch(night, fetcher: fetcher, into: directory, logger: logger)

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// What an error means for the job it happened in.
 enum NightFailureClassification: Sendable, Hashable {

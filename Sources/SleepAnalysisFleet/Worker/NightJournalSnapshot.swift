@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Internal) import SleepAnalysis
 
 /// Moves a night's session journal between an analyzer's storage directory and a `NightCheckpoint`.
 enum NightJournalSnapshot {

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// A night's inputs as local files: paths as submitted, `http(s)` inputs downloaded into a directory of the run's
 /// own (`<download cache>/job-<id>-<lease>`), which the run deletes when the night ends.
@@ -19,7 +20,7 @@ struct NightLocalInputs: Sendable {
     ///   - logger: Where each download is reported (URLs redacted).
     /// - Throws: `RemoteInputError`, or `CancellationError` when the run is aborted.
     static func fetch(
-        _ night: NightSubmission, fetcher: RemoteInputFetcher, into directory: URL, logger: SDKLogger
+        _ night: NightSubmission, fetcher: RemoteInputFetcher, into directory: URL, logger: PackageLogger
     ) async throws -> NightLocalInputs {
         func local(_ input: URL, _ role: String) async throws -> URL {
             guard RemoteInputURL.isRemote(input) else { return input }

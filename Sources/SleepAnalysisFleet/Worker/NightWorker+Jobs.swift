@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 extension NightWorker {
     /// Analyses one leased job while renewing its lease, then ends it in the queue.

@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// Analyses nights from a `NightQueue` until stopped: claims jobs under a lease, analyses each with a
 /// `SleepAnalyzer` of its own (up to `concurrency` at once), renews the leases while it works, and stores each
@@ -20,7 +21,7 @@ public final class NightWorker: Sendable {
     /// How the worker works.
     public let configuration: NightWorkerConfiguration
     let control = NightWorkerControl()
-    let logger: SDKLogger
+    let logger: PackageLogger
 
     /// A worker on `queue`; nothing happens until `run()`.
     ///
@@ -30,7 +31,7 @@ public final class NightWorker: Sendable {
     public init(queue: NightQueue, configuration: NightWorkerConfiguration) {
         self.queue = queue
         self.configuration = configuration
-        logger = SDKLogger(threshold: configuration.logLevel, destination: configuration.logger).with(
+        logger = PackageLogger(threshold: configuration.logLevel, destination: configuration.logger).with(
             "worker", configuration.name)
     }
 

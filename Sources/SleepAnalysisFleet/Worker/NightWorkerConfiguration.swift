@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// How a `NightWorker` works: its name, how many nights at once, its leases, its licence and where its analyzers
 /// keep their state.

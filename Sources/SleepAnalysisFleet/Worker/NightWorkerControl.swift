@@ -1,4 +1,5 @@
 import Foundation
+import SleepAnalysis
 
 /// The shared state of a `NightWorker`'s tasks: whether it is stopping (and how), the runs in progress, the
 /// idle slots waiting for work, and a fault that ends the worker.

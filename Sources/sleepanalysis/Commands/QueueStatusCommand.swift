@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import SleepAnalysisFleet
 
 /// `sleepanalysis queue status [--format json|text]`: jobs per state and the job waiting longest.
 ///

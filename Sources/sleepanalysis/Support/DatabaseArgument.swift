@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import SleepAnalysisFleet
 
 /// The `--database URL` option of the fleet commands: a `postgresql://` URL or libpq `key=value` string, else
 /// `$SLEEPANALYSIS_DATABASE_URL`, else libpq's own environment (`PGHOST`, …) and `~/.pgpass`.

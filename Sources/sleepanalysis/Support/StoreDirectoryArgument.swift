@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import SleepAnalysisFleet
 
 /// The `--store DIR` option of the store commands, with the default the SDK uses, and the PostgreSQL session store
 /// the reading commands (`history`, `export`) open instead with `--database URL` or `--subject ID`.

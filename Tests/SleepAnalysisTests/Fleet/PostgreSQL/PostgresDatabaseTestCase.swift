@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// A test case with a fresh database of its own on the throw-away cluster (`PostgresTestDatabase`), created before
 /// each test and dropped after it; its tests are skipped when no cluster is given.

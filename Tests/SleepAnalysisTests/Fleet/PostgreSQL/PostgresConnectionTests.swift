@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// The libpq layer against a real server: parameters, SQLSTATEs, transactions, notifications, reconnection,
 /// and no password in any message.

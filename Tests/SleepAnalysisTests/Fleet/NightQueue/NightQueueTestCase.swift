@@ -3,6 +3,7 @@ import TestSupport
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// Base class of the worker tests: a fresh database with a queue on it, and a temporary directory, for each test.
 class NightQueueTestCase: PostgresDatabaseTestCase {

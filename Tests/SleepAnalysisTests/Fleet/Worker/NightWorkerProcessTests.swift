@@ -3,6 +3,7 @@ import TestSupport
 import XCTest
 
 @_spi(Internal) @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// `sleepanalysis worker` processes: one killed with SIGKILL mid-night is replaced by another worker, which
 /// resumes the night from the journal checkpoint in PostgreSQL; SIGTERM stops one cleanly.

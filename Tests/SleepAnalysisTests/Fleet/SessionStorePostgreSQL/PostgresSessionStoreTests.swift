@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// Every `SessionStoreTests` test again, on the PostgreSQL backend (a fresh database of the throw-away cluster per
 /// test), and what only PostgreSQL does: changes made through another connection arrive on `changes`

@@ -3,6 +3,7 @@ import TestSupport
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// Nights submitted as `http://` URLs, served by a real HTTP server on 127.0.0.1: the worker downloads them (and
 /// removes the download afterwards), the result equals the same night's from a path, and a missing file fails

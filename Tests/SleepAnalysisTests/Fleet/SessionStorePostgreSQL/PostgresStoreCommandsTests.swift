@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// `sleepanalysis history` and `export --healthkit` on the PostgreSQL session store, reading the nights a worker
 /// finished through the queue; no password ever reaches the output.

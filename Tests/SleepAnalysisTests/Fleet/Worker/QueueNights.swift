@@ -3,6 +3,7 @@ import TestSupport
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// Nights and waits for the queue and worker tests: 4-minute WAV parts of the demo night (`AnalyzerNights`), a
 /// file that is not audio, and polling the queue until a condition holds.

@@ -3,6 +3,7 @@ import TestSupport
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// `RemoteInputFetcher` against a real HTTP/1.1 server on 127.0.0.1: whole downloads, resuming a dropped one
 /// with a `Range` request, a changed file fetched again from zero, transient and permanent failures.

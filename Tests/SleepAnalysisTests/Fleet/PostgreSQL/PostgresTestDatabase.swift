@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// A fresh, empty database for one test, created in the cluster that `$SLEEPANALYSIS_TEST_DATABASE_URL` points
 /// at (`Tools/postgres/with-test-cluster.sh` starts one) and dropped by `drop()`. Tests using it are skipped when

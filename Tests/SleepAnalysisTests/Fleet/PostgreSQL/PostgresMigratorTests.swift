@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// Migrations run once, even when many workers start together, and a newer schema is refused.
 final class PostgresMigratorTests: PostgresDatabaseTestCase {

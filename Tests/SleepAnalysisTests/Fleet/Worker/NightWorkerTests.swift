@@ -3,6 +3,7 @@ import TestSupport
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// Workers in this process on a real queue: every night analysed exactly once, bad nights failed without
 /// stopping the others, stopping and cancelling.

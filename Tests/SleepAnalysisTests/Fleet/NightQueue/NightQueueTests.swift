@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// The queue's life cycle against a real server: submit, claim, renew, complete, fail, retry, cancel, and the
 /// lease guards that keep one result per job when workers race.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
 
 /// `sleepanalysis queue result` and `queue status --format json` write the JSON contract's documents, checked by
 /// the schema validator on a real PostgreSQL queue.
