@@ -31,7 +31,7 @@ enum QueueBenchmarkCommand {
         }
         do {
             let night = try await BenchmarkNight.analyse(input)
-            let address = PostgresAddress.resolve(database)
+            let address = FleetDatabaseAddress.resolve(database)
             let queues = try await openQueues(address, count: clients)
             let subject = "queue-bench-\(UUID().uuidString.prefix(8))"
             let submission = NightSubmission(
@@ -55,7 +55,7 @@ enum QueueBenchmarkCommand {
         }
     }
 
-    private static func openQueues(_ address: PostgresAddress, count: Int) async throws -> [NightQueue] {
+    private static func openQueues(_ address: FleetDatabaseAddress, count: Int) async throws -> [NightQueue] {
         var queues: [NightQueue] = []
         for _ in 0..<count { queues.append(try await NightQueue(address: address)) }
         return queues

@@ -13,11 +13,11 @@ enum NightJobRow {
 
     /// The job in a row selected with `columns`.
     ///
-    /// - Throws: `PostgresError` (`unexpectedResult`) when a column does not parse.
+    /// - Throws: `FleetDatabaseError` (`unexpectedResult`) when a column does not parse.
     static func job(from row: PostgresRow) throws -> NightJob {
         let stateText = try row.text(6)
         guard let state = NightJobState(rawValue: stateText) else {
-            throw PostgresError(kind: .unexpectedResult, message: "unknown job state '\(stateText)'")
+            throw FleetDatabaseError(kind: .unexpectedResult, message: "unknown job state '\(stateText)'")
         }
         let submission = NightSubmission(
             audio: NightInputLocation.url(stored: try row.text(2)),

@@ -19,7 +19,7 @@ extension NightQueue {
     ///   - lease: The lease.
     ///   - checkpoint: The journal and what it holds.
     /// - Returns: False when the lease is no longer held (nothing was saved).
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     @discardableResult
     public func saveCheckpoint(_ lease: NightLease, _ checkpoint: NightCheckpoint) async throws -> Bool {
         let parameters = [
@@ -43,7 +43,7 @@ extension NightQueue {
     ///
     /// - Parameter id: The job's identifier.
     /// - Returns: The checkpoint.
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     public func checkpoint(jobId id: Int64) async throws -> NightCheckpoint? {
         let row = try await database.run { connection in
             try connection.execute(
@@ -55,7 +55,7 @@ extension NightQueue {
         // PostgreSQL's base64 output breaks lines every 76 characters.
         let text = try row.text(0).filter { !$0.isNewline }
         guard let journal = Data(base64Encoded: text) else {
-            throw PostgresError(kind: .unexpectedResult, message: "the checkpoint of job \(id) is not base64")
+            throw FleetDatabaseError(kind: .unexpectedResult, message: "the checkpoint of job \(id) is not base64")
         }
         return NightCheckpoint(journal: journal, epochs: Int(try row.int64(1)), writtenBy: try row.text(2))
     }

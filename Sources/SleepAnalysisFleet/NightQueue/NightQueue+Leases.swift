@@ -15,7 +15,7 @@ extension NightQueue {
     ///   - worker: The claiming worker's name (host and process), for `status` and logs.
     ///   - leaseDuration: Seconds the lease lasts unless renewed.
     /// - Returns: The lease, or nil when no job is ready.
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     public func claim(worker: String, leaseDuration: TimeInterval) async throws -> NightLease? {
         let token = UUID()
         return try await database.transaction { connection in
@@ -48,7 +48,7 @@ extension NightQueue {
             else { return nil }
             let job = try NightJobRow.job(from: row)
             guard let expiresAt = job.leaseExpiresAt else {
-                throw PostgresError(kind: .unexpectedResult, message: "claimed job \(job.id) has no lease end")
+                throw FleetDatabaseError(kind: .unexpectedResult, message: "claimed job \(job.id) has no lease end")
             }
             return NightLease(job: job, token: token, expiresAt: expiresAt)
         }
@@ -61,7 +61,7 @@ extension NightQueue {
     ///   - duration: Seconds from now.
     /// - Returns: False when the lease is no longer held (expired and claimed by another worker, or cancelled):
     ///   the worker should stop working on the job.
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     public func renew(_ lease: inout NightLease, for duration: TimeInterval) async throws -> Bool {
         let (id, token) = (lease.job.id, lease.token)
         let row = try await database.run { connection in
@@ -86,7 +86,7 @@ extension NightQueue {
     ///   - result: The night's result.
     ///   - worker: The worker's name, stored with the result.
     /// - Returns: False when the lease is no longer held: nothing was written (another worker owns the job).
-    /// - Throws: `PostgresError`, `SleepCycleSdkError.storageFailure` when the result cannot be encoded.
+    /// - Throws: `FleetDatabaseError`, `SleepCycleSdkError.storageFailure` when the result cannot be encoded.
     @discardableResult
     public func complete(_ lease: NightLease, result: AnalysisResult, worker: String) async throws -> Bool {
         let record = try SessionStoreRecord(result)
@@ -118,7 +118,7 @@ extension NightQueue {
     ///   - lease: The lease.
     ///   - failure: What went wrong.
     /// - Returns: The job's new state, or nil when the lease is no longer held (nothing changed).
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     @discardableResult
     public func fail(_ lease: NightLease, _ failure: NightJobFailure) async throws -> NightJobState? {
         let retryable: Bool
@@ -150,7 +150,7 @@ extension NightQueue {
     ///
     /// - Parameter lease: The lease.
     /// - Returns: False when the lease is no longer held.
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     @discardableResult
     public func release(_ lease: NightLease) async throws -> Bool {
         let (id, token) = (String(lease.job.id), lease.token.uuidString)

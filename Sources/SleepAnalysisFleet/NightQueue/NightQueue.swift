@@ -8,14 +8,14 @@ import SleepAnalysis
 /// workers do the same).
 ///
 /// ```swift
-/// let queue = try await NightQueue(address: PostgresAddress.resolve(nil))   // $SLEEPANALYSIS_DATABASE_URL
+/// let queue = try await NightQueue(address: FleetDatabaseAddress.resolve(nil))   // $SLEEPANALYSIS_DATABASE_URL
 /// let id = try await queue.submit(NightSubmission(audio: night, startTime: start, subjectId: "subject-7"))
 /// // … workers analyse it …
 /// if let result = try await queue.result(jobId: id) { print(result.statistics?.totalSleepDuration ?? 0) }
 /// ```
 public final class NightQueue: Sendable {
     /// Where the queue is.
-    public let address: PostgresAddress
+    public let address: FleetDatabaseAddress
     let database: PostgresDatabase
     /// How retries after transient failures are spaced.
     public let retryBackoff: NightRetryBackoff
@@ -23,12 +23,12 @@ public final class NightQueue: Sendable {
     /// Opens the queue at `address`, creating or upgrading its tables and the session store's.
     ///
     /// - Parameters:
-    ///   - address: Where the database is (`PostgresAddress.resolve(_:)` reads `$SLEEPANALYSIS_DATABASE_URL`).
+    ///   - address: Where the database is (`FleetDatabaseAddress.resolve(_:)` reads `$SLEEPANALYSIS_DATABASE_URL`).
     ///   - reconnect: How to retry connecting.
     ///   - retryBackoff: How retries after transient failures are spaced.
-    /// - Throws: `PostgresError` when the database cannot be reached or migrated.
+    /// - Throws: `FleetDatabaseError` when the database cannot be reached or migrated.
     public init(
-        address: PostgresAddress, reconnect: PostgresReconnectPolicy = PostgresReconnectPolicy(),
+        address: FleetDatabaseAddress, reconnect: FleetDatabaseReconnectPolicy = FleetDatabaseReconnectPolicy(),
         retryBackoff: NightRetryBackoff = NightRetryBackoff()
     ) async throws {
         self.address = address
@@ -43,7 +43,7 @@ public final class NightQueue: Sendable {
     ///
     /// - Parameter night: The night.
     /// - Returns: The job's identifier.
-    /// - Throws: `RemoteInputError` when an input is a URL but not a well-formed `http(s)` one; `PostgresError`.
+    /// - Throws: `RemoteInputError` when an input is a URL but not a well-formed `http(s)` one; `FleetDatabaseError`.
     public func submit(_ night: NightSubmission) async throws -> Int64 {
         try NightInputLocation.validate(night)
         return try await database.transaction { connection in
@@ -60,7 +60,7 @@ public final class NightQueue: Sendable {
                 ]
             ).rows.first
             guard let id = try row?.int64(0) else {
-                throw PostgresError(kind: .unexpectedResult, message: "INSERT returned no job id")
+                throw FleetDatabaseError(kind: .unexpectedResult, message: "INSERT returned no job id")
             }
             try connection.notify(NightQueueSchema.channel, payload: String(id))
             return id
@@ -71,7 +71,7 @@ public final class NightQueue: Sendable {
     ///
     /// - Parameter id: The job's identifier.
     /// - Returns: The job.
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     public func job(id: Int64) async throws -> NightJob? {
         try await database.run { connection in
             try connection.execute("SELECT \(NightJobRow.columns) FROM night_jobs j WHERE j.id = $1", [String(id)])
@@ -85,7 +85,7 @@ public final class NightQueue: Sendable {
     ///   - states: The states to list; empty for all.
     ///   - limit: The most jobs to return.
     /// - Returns: The jobs.
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     public func jobs(in states: [NightJobState] = [], limit: Int = 100) async throws -> [NightJob] {
         let names =
             "{" + (states.isEmpty ? NightJobState.allCases : states).map(\.rawValue).joined(separator: ",") + "}"
@@ -100,7 +100,7 @@ public final class NightQueue: Sendable {
     /// Counts per state and the job waiting longest.
     ///
     /// - Returns: The status.
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     public func status() async throws -> NightQueueStatus {
         try await database.run { connection in
             var counts = Dictionary(uniqueKeysWithValues: NightJobState.allCases.map { ($0, 0) })
@@ -124,7 +124,7 @@ public final class NightQueue: Sendable {
     ///
     /// - Parameter id: The job's identifier.
     /// - Returns: False when there is no such job or it is not failed or cancelled.
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     @discardableResult
     public func retry(jobId id: Int64) async throws -> Bool {
         try await database.transaction { connection in
@@ -147,7 +147,7 @@ public final class NightQueue: Sendable {
     ///
     /// - Parameter id: The job's identifier.
     /// - Returns: False when there is no such job or it has already ended.
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     @discardableResult
     public func cancel(jobId id: Int64) async throws -> Bool {
         try await database.run { connection in
@@ -165,7 +165,7 @@ public final class NightQueue: Sendable {
     ///
     /// - Parameter id: The job's identifier.
     /// - Returns: The result.
-    /// - Throws: `PostgresError`, or `SleepCycleSdkError.storageFailure` when the stored result does not decode.
+    /// - Throws: `FleetDatabaseError`, or `SleepCycleSdkError.storageFailure` when the stored result does not decode.
     public func result(jobId id: Int64) async throws -> AnalysisResult? {
         let text = try await database.run { connection in
             try connection.execute("SELECT result::text FROM night_results WHERE job_id = $1", [String(id)])

@@ -9,15 +9,15 @@ import SleepAnalysis
 final class PostgresConnection {
     private let handle: OpaquePointer
     /// The address, for messages (passwords redacted).
-    let address: PostgresAddress
+    let address: FleetDatabaseAddress
 
     /// Connects to `address`, waiting at most `timeoutSeconds`.
     ///
     /// - Parameters:
     ///   - address: Where the database is.
     ///   - timeoutSeconds: libpq's `connect_timeout`, unless the address sets its own.
-    /// - Throws: `PostgresError` (`connection`) when the server cannot be reached or refuses the login.
-    init(address: PostgresAddress, timeoutSeconds: Int = 10) throws {
+    /// - Throws: `FleetDatabaseError` (`connection`) when the server cannot be reached or refuses the login.
+    init(address: FleetDatabaseAddress, timeoutSeconds: Int = 10) throws {
         self.address = address
         // Later keywords override earlier ones: the address (expanded by `expand_dbname`) wins over our defaults.
         let keywords = ["connect_timeout", "fallback_application_name", "dbname"]
@@ -26,12 +26,12 @@ final class PostgresConnection {
             Self.withCStrings(values) { valuePointers in PQconnectdbParams(keywordPointers, valuePointers, 1) }
         }
         guard let connection else {
-            throw PostgresError(kind: .connection, message: "out of memory connecting to \(address)")
+            throw FleetDatabaseError(kind: .connection, message: "out of memory connecting to \(address)")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
             let reason = Self.message(of: connection)
             PQfinish(connection)
-            throw PostgresError(kind: .connection, message: "cannot connect to \(address): \(reason)")
+            throw FleetDatabaseError(kind: .connection, message: "cannot connect to \(address): \(reason)")
         }
         // Server notices ("relation … already exists, skipping") would go to standard error: drop them.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
@@ -51,7 +51,7 @@ final class PostgresConnection {
     ///   - sql: One SQL statement.
     ///   - parameters: The placeholders' values in text format, nil for NULL.
     /// - Returns: The rows and the number of rows changed.
-    /// - Throws: `PostgresError`: `statement` with the SQLSTATE when the server refuses it, `connection` when
+    /// - Throws: `FleetDatabaseError`: `statement` with the SQLSTATE when the server refuses it, `connection` when
     ///   the connection broke.
     @discardableResult
     func execute(_ sql: String, _ parameters: [PostgresParameter] = []) throws -> PostgresResult {
@@ -59,14 +59,14 @@ final class PostgresConnection {
             PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
         }
         guard let result else {
-            throw PostgresError(kind: isUsable ? .statement : .connection, message: failure(running: sql))
+            throw FleetDatabaseError(kind: isUsable ? .statement : .connection, message: failure(running: sql))
         }
         defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let kind: PostgresError.Kind = isUsable ? .statement : .connection
-            throw PostgresError(kind: kind, sqlState: sqlState, message: failure(running: sql))
+            let kind: FleetDatabaseError.Kind = isUsable ? .statement : .connection
+            throw FleetDatabaseError(kind: kind, sqlState: sqlState, message: failure(running: sql))
         }
         return PostgresResult(rows: Self.rows(of: result), affectedRows: Int(String(cString: PQcmdTuples(result))) ?? 0)
     }
@@ -75,7 +75,7 @@ final class PostgresConnection {
     ///
     /// - Parameter body: The work; it must not begin or end transactions itself.
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws, or `PostgresError` when beginning or committing fails.
+    /// - Throws: What `body` throws, or `FleetDatabaseError` when beginning or committing fails.
     func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try execute("BEGIN")
         let value: T
@@ -92,10 +92,10 @@ final class PostgresConnection {
     /// Quotes an identifier (a channel or table name) for the few statements that cannot take parameters
     /// (`LISTEN`).
     ///
-    /// - Throws: `PostgresError` when libpq cannot quote it (invalid encoding).
+    /// - Throws: `FleetDatabaseError` when libpq cannot quote it (invalid encoding).
     func quotedIdentifier(_ name: String) throws -> String {
         guard let quoted = PQescapeIdentifier(handle, name, name.utf8.count) else {
-            throw PostgresError(kind: .statement, message: "cannot quote '\(name)': \(Self.message(of: handle))")
+            throw FleetDatabaseError(kind: .statement, message: "cannot quote '\(name)': \(Self.message(of: handle))")
         }
         defer { PQfreemem(quoted) }
         return String(cString: quoted)
@@ -105,17 +105,17 @@ final class PostgresConnection {
     ///
     /// - Parameter timeout: How long to wait; 0 only collects what has arrived.
     /// - Returns: The notifications, oldest first (empty after the timeout).
-    /// - Throws: `PostgresError` (`connection`) when the connection broke.
+    /// - Throws: `FleetDatabaseError` (`connection`) when the connection broke.
     func notifications(waitingUpTo timeout: TimeInterval) throws -> [PostgresNotification] {
         var received = try drainNotifications()
         guard received.isEmpty, timeout > 0 else { return received }
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
         guard descriptor.fd >= 0 else {
-            throw PostgresError(kind: .connection, message: "no connection to \(address)")
+            throw FleetDatabaseError(kind: .connection, message: "no connection to \(address)")
         }
         let ready = poll(&descriptor, 1, Int32(min(timeout, 3_600) * 1_000))
         if ready < 0 && errno != EINTR {
-            throw PostgresError(
+            throw FleetDatabaseError(
                 kind: .connection, message: "waiting on \(address): \(String(cString: strerror(errno)))")
         }
         received = try drainNotifications()
@@ -126,7 +126,7 @@ final class PostgresConnection {
 
     private func drainNotifications() throws -> [PostgresNotification] {
         guard PQconsumeInput(handle) == 1 else {
-            throw PostgresError(kind: .connection, message: "reading from \(address): \(Self.message(of: handle))")
+            throw FleetDatabaseError(kind: .connection, message: "reading from \(address): \(Self.message(of: handle))")
         }
         var received: [PostgresNotification] = []
         while let notice = PQnotifies(handle) {
@@ -146,7 +146,7 @@ final class PostgresConnection {
 
     private static func message(of connection: OpaquePointer) -> String {
         let text = PQerrorMessage(connection).map { String(cString: $0) } ?? "unknown error"
-        return PostgresAddress.redacted(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        return FleetDatabaseAddress.redacted(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     private static func rows(of result: OpaquePointer) -> [PostgresRow] {

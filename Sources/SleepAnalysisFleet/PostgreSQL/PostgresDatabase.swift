@@ -5,14 +5,14 @@ import SleepAnalysis
 /// libpq's blocking calls never hold up the cooperative thread pool or an actor.
 ///
 /// A broken connection is dropped when a call finds it so; the next call connects again, retrying with back-off
-/// (`PostgresReconnectPolicy`). A call that fails because the connection broke is not repeated (it may have
-/// taken effect): its `PostgresError` is `isTransient`, and the caller decides.
+/// (`FleetDatabaseReconnectPolicy`). A call that fails because the connection broke is not repeated (it may have
+/// taken effect): its `FleetDatabaseError` is `isTransient`, and the caller decides.
 ///
 /// Thread safety: `@unchecked Sendable` because `connection` is mutable; it is only touched on `queue`.
 final class PostgresDatabase: @unchecked Sendable {
     /// Where the database is.
-    let address: PostgresAddress
-    private let policy: PostgresReconnectPolicy
+    let address: FleetDatabaseAddress
+    private let policy: FleetDatabaseReconnectPolicy
     private let onConnect: @Sendable (PostgresConnection) throws -> Void
     private let queue: DispatchQueue
     private var connection: PostgresConnection?
@@ -24,7 +24,7 @@ final class PostgresDatabase: @unchecked Sendable {
     ///   - policy: How to retry connecting.
     ///   - onConnect: Run on every new connection before it is used (e.g. `LISTEN`).
     init(
-        address: PostgresAddress, policy: PostgresReconnectPolicy = PostgresReconnectPolicy(),
+        address: FleetDatabaseAddress, policy: FleetDatabaseReconnectPolicy = FleetDatabaseReconnectPolicy(),
         onConnect: @escaping @Sendable (PostgresConnection) throws -> Void = { _ in }
     ) {
         self.address = address
@@ -37,7 +37,7 @@ final class PostgresDatabase: @unchecked Sendable {
     ///
     /// - Parameter body: The work; it must not keep the connection.
     /// - Returns: What `body` returns.
-    /// - Throws: `PostgresError` (`connection`) when no connection could be made within the policy, or what
+    /// - Throws: `FleetDatabaseError` (`connection`) when no connection could be made within the policy, or what
     ///   `body` throws.
     @discardableResult
     func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
@@ -62,7 +62,7 @@ final class PostgresDatabase: @unchecked Sendable {
     ///
     /// - Parameter body: The work; it must not keep the connection nor end the transaction.
     /// - Returns: What `body` returns.
-    /// - Throws: `PostgresError`, or what `body` throws (the transaction is then rolled back).
+    /// - Throws: `FleetDatabaseError`, or what `body` throws (the transaction is then rolled back).
     @discardableResult
     func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await run { connection in try connection.transaction(body) }
@@ -102,7 +102,7 @@ final class PostgresDatabase: @unchecked Sendable {
                 try onConnect(fresh)
                 connection = fresh
                 return fresh
-            } catch let error as PostgresError where error.isTransient && attempt < policy.attempts {
+            } catch let error as FleetDatabaseError where error.isTransient && attempt < policy.attempts {
                 Thread.sleep(forTimeInterval: policy.delay(after: attempt))
             }
         }

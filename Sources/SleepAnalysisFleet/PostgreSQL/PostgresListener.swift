@@ -11,7 +11,10 @@ final class PostgresListener: Sendable {
     ///   - address: Where the database is.
     ///   - channels: The channels to listen on.
     ///   - policy: How to retry connecting.
-    init(address: PostgresAddress, channels: [String], policy: PostgresReconnectPolicy = PostgresReconnectPolicy()) {
+    init(
+        address: FleetDatabaseAddress, channels: [String],
+        policy: FleetDatabaseReconnectPolicy = FleetDatabaseReconnectPolicy()
+    ) {
         database = PostgresDatabase(address: address, policy: policy) { connection in
             for channel in channels {
                 try connection.execute("LISTEN \(try connection.quotedIdentifier(channel))")
@@ -23,7 +26,7 @@ final class PostgresListener: Sendable {
     ///
     /// - Parameter timeout: How long to wait.
     /// - Returns: The notifications (empty after the timeout).
-    /// - Throws: `PostgresError` (`connection`) when the database cannot be reached.
+    /// - Throws: `FleetDatabaseError` (`connection`) when the database cannot be reached.
     func wait(upTo timeout: TimeInterval) async throws -> [PostgresNotification] {
         try await database.run { try $0.notifications(waitingUpTo: timeout) }
     }
@@ -38,7 +41,7 @@ final class PostgresListener: Sendable {
 extension PostgresConnection {
     /// Sends `payload` on `channel` (delivered when the surrounding transaction commits).
     ///
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     func notify(_ channel: String, payload: String) throws {
         try execute("SELECT pg_notify($1, $2)", [channel, payload])
     }

@@ -31,7 +31,7 @@ struct PostgresMigrator: Sendable {
     ///
     /// - Parameter database: The database.
     /// - Returns: The version before migrating.
-    /// - Throws: `PostgresError`: a statement failed (the whole run is rolled back), or the database holds a
+    /// - Throws: `FleetDatabaseError`: a statement failed (the whole run is rolled back), or the database holds a
     ///   newer version (`unexpectedResult`).
     @discardableResult
     func migrate(_ database: PostgresDatabase) async throws -> Int {
@@ -64,7 +64,7 @@ struct PostgresMigrator: Sendable {
         ).rows
         let current = try rows.first.map { Int(try $0.int64(0)) } ?? 0
         guard current <= latestVersion else {
-            throw PostgresError(
+            throw FleetDatabaseError(
                 kind: .unexpectedResult,
                 message: "the '\(schemaName)' schema is at version \(current), newer than this library's "
                     + "\(latestVersion): upgrade the workers")

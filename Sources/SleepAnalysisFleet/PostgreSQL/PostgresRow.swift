@@ -11,7 +11,7 @@ struct PostgresRow: Sendable, Hashable {
 
     /// Column `index`, which must not be NULL.
     ///
-    /// - Throws: `PostgresError` (`unexpectedResult`) for NULL.
+    /// - Throws: `FleetDatabaseError` (`unexpectedResult`) for NULL.
     func text(_ index: Int) throws -> String {
         guard let value = self[index] else { throw mismatch(index, expected: "a value") }
         return value
@@ -19,7 +19,7 @@ struct PostgresRow: Sendable, Hashable {
 
     /// Column `index` as an integer.
     ///
-    /// - Throws: `PostgresError` (`unexpectedResult`) for NULL or text that is not an integer.
+    /// - Throws: `FleetDatabaseError` (`unexpectedResult`) for NULL or text that is not an integer.
     func int64(_ index: Int) throws -> Int64 {
         guard let value = self[index].flatMap(Int64.init) else { throw mismatch(index, expected: "an integer") }
         return value
@@ -27,7 +27,7 @@ struct PostgresRow: Sendable, Hashable {
 
     /// Column `index` as a floating-point number.
     ///
-    /// - Throws: `PostgresError` (`unexpectedResult`) for NULL or text that is not a number.
+    /// - Throws: `FleetDatabaseError` (`unexpectedResult`) for NULL or text that is not a number.
     func double(_ index: Int) throws -> Double {
         guard let value = self[index].flatMap(Double.init) else { throw mismatch(index, expected: "a number") }
         return value
@@ -35,7 +35,7 @@ struct PostgresRow: Sendable, Hashable {
 
     /// Column `index` as a date, selected as seconds since 1970 (`extract(epoch FROM column)`), or nil for NULL.
     ///
-    /// - Throws: `PostgresError` (`unexpectedResult`) for text that is not a number.
+    /// - Throws: `FleetDatabaseError` (`unexpectedResult`) for text that is not a number.
     func optionalDate(_ index: Int) throws -> Date? {
         guard self[index] != nil else { return nil }
         return Date(timeIntervalSince1970: try double(index))
@@ -43,21 +43,21 @@ struct PostgresRow: Sendable, Hashable {
 
     /// Column `index` as a date, selected as seconds since 1970 (`extract(epoch FROM column)`).
     ///
-    /// - Throws: `PostgresError` (`unexpectedResult`) for NULL or text that is not a number.
+    /// - Throws: `FleetDatabaseError` (`unexpectedResult`) for NULL or text that is not a number.
     func date(_ index: Int) throws -> Date {
         Date(timeIntervalSince1970: try double(index))
     }
 
     /// Column `index` as a UUID.
     ///
-    /// - Throws: `PostgresError` (`unexpectedResult`) for NULL or text that is not a UUID.
+    /// - Throws: `FleetDatabaseError` (`unexpectedResult`) for NULL or text that is not a UUID.
     func uuid(_ index: Int) throws -> UUID {
         guard let value = self[index].flatMap(UUID.init(uuidString:)) else { throw mismatch(index, expected: "a UUID") }
         return value
     }
 
-    private func mismatch(_ index: Int, expected: String) -> PostgresError {
-        PostgresError(
+    private func mismatch(_ index: Int, expected: String) -> FleetDatabaseError {
+        FleetDatabaseError(
             kind: .unexpectedResult,
             message: "column \(index) holds \(self[index].map { "'\($0)'" } ?? "NULL"), not \(expected)")
     }

@@ -5,16 +5,16 @@ import SleepAnalysis
 /// machines (see `PostgresSessionStoreSchema`). Changes are announced with `NOTIFY`, watched with `LISTEN`.
 struct PostgresSessionStoreBackend: SessionStoreBackend {
     /// Where the database is.
-    let address: PostgresAddress
+    let address: FleetDatabaseAddress
     /// Whose nights these are.
     let subject: String
     private let database: PostgresDatabase
-    private let reconnect: PostgresReconnectPolicy
+    private let reconnect: FleetDatabaseReconnectPolicy
 
     /// Connects to `address` and creates or upgrades the tables, blocking the calling thread.
     ///
     /// - Throws: `SleepCycleSdkError.storageFailure` when the database cannot be reached or migrated.
-    init(address: PostgresAddress, subject: String, reconnect: PostgresReconnectPolicy) throws {
+    init(address: FleetDatabaseAddress, subject: String, reconnect: FleetDatabaseReconnectPolicy) throws {
         self.address = address
         self.subject = subject
         self.reconnect = reconnect
@@ -138,7 +138,7 @@ struct PostgresSessionStoreBackend: SessionStoreBackend {
     private static func storageFailures<T>(location: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as PostgresError {
+        } catch let error as FleetDatabaseError {
             throw SleepCycleSdkError.storageFailure("\(location): \(error)")
         }
     }

@@ -25,7 +25,7 @@ final class PostgresSessionStoreWatch: SessionStoreWatch, @unchecked Sendable {
     ///   - changed: Called on the watch's thread.
     /// - Returns: The watch.
     static func start(
-        address: PostgresAddress, subject: String, reconnect: PostgresReconnectPolicy,
+        address: FleetDatabaseAddress, subject: String, reconnect: FleetDatabaseReconnectPolicy,
         changed: @escaping @Sendable () -> Void
     ) -> PostgresSessionStoreWatch {
         let watch = PostgresSessionStoreWatch()
@@ -49,7 +49,7 @@ final class PostgresSessionStoreWatch: SessionStoreWatch, @unchecked Sendable {
 
     /// The thread's loop.
     private func listen(
-        address: PostgresAddress, subject: String, reconnect: PostgresReconnectPolicy,
+        address: FleetDatabaseAddress, subject: String, reconnect: FleetDatabaseReconnectPolicy,
         changed: @Sendable () -> Void, attempted: () -> Void
     ) {
         var connection: PostgresConnection?

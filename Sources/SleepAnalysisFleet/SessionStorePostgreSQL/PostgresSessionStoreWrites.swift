@@ -13,7 +13,7 @@ extension PostgresConnection {
     ///   - record: The night, encoded.
     ///   - subject: Whose night it is.
     /// - Returns: The anchor the save took.
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     func saveNight(_ record: SessionStoreRecord, subject: String) throws -> SessionStoreAnchor {
         let anchor = try nextSessionStoreAnchor(subject: subject)
         let night = record.night
@@ -55,7 +55,7 @@ extension PostgresConnection {
     ///   - subject: Whose night it is.
     /// - Returns: The anchor, or nil when the subject has no such night (the caller must then roll back: the anchor
     ///   was taken).
-    /// - Throws: `PostgresError`.
+    /// - Throws: `FleetDatabaseError`.
     func deleteNight(_ sessionId: UUID, subject: String) throws -> SessionStoreAnchor? {
         let anchor = try nextSessionStoreAnchor(subject: subject)
         let session = sessionId.uuidString
@@ -82,7 +82,7 @@ extension PostgresConnection {
             """, [subject]
         ).rows.first
         guard let row else {
-            throw PostgresError(kind: .unexpectedResult, message: "taking a session-store anchor returned no row")
+            throw FleetDatabaseError(kind: .unexpectedResult, message: "taking a session-store anchor returned no row")
         }
         return SessionStoreAnchor(rawValue: try row.int64(0))
     }

@@ -5,7 +5,7 @@ import SleepAnalysis
 /// every finished night there.
 ///
 /// ```swift
-/// let store = try SessionStore(address: PostgresAddress.resolve(nil), subject: "subject-7")
+/// let store = try SessionStore(address: FleetDatabaseAddress.resolve(nil), subject: "subject-7")
 /// let lastWeek = try store.nights(in: DateInterval(start: weekAgo, end: now))
 /// for await change in store.changes { print(change.sessionId) }   // saved or deleted by any worker
 /// ```
@@ -17,13 +17,14 @@ extension SessionStore {
     /// `changes` stream delivers every change to the subject made through any connection (`LISTEN/NOTIFY`).
     ///
     /// - Parameters:
-    ///   - address: Where the database is (`PostgresAddress.resolve(_:)` reads `$SLEEPANALYSIS_DATABASE_URL`).
+    ///   - address: Where the database is (`FleetDatabaseAddress.resolve(_:)` reads `$SLEEPANALYSIS_DATABASE_URL`).
     ///   - subject: Whose nights (the `subjectId` of the queue's submissions); not empty.
     ///   - reconnect: How to retry connecting.
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for an empty subject; `storageFailure` when the database
     ///   cannot be reached or migrated (the message names the address without its password).
     public convenience init(
-        address: PostgresAddress, subject: String, reconnect: PostgresReconnectPolicy = PostgresReconnectPolicy()
+        address: FleetDatabaseAddress, subject: String,
+        reconnect: FleetDatabaseReconnectPolicy = FleetDatabaseReconnectPolicy()
     ) throws {
         guard !subject.isEmpty else {
             throw SleepCycleSdkError.invalidConfiguration("a PostgreSQL session store needs a subject id")

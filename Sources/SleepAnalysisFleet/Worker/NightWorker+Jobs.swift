@@ -126,7 +126,7 @@ extension NightWorker {
         for attempt in 1...6 {
             do {
                 return try await call()
-            } catch let error as PostgresError where error.isTransient && attempt < 6 {
+            } catch let error as FleetDatabaseError where error.isTransient && attempt < 6 {
                 logger.warning("\(what) failed (retrying in \(delay) s): \(error)")
                 try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
                 delay = min(delay * 2, 10)

@@ -6,7 +6,7 @@ import SleepAnalysis
 /// result or failure exactly once.
 ///
 /// ```swift
-/// let queue = try await NightQueue(address: PostgresAddress.resolve(nil))
+/// let queue = try await NightQueue(address: FleetDatabaseAddress.resolve(nil))
 /// let worker = NightWorker(queue: queue, configuration: NightWorkerConfiguration(apiKey: key, concurrency: 2))
 /// Task { try await worker.run() }
 /// // later, e.g. on SIGTERM:

@@ -17,9 +17,9 @@ enum DatabaseArgument {
     ///
     /// - Parameter parsed: The parsed command line.
     /// - Returns: The queue.
-    /// - Throws: `PostgresError` when the database cannot be reached or migrated.
+    /// - Throws: `FleetDatabaseError` when the database cannot be reached or migrated.
     static func openQueue(_ parsed: ParsedArguments) async throws -> NightQueue {
-        try await NightQueue(address: PostgresAddress.resolve(parsed.option(option)))
+        try await NightQueue(address: FleetDatabaseAddress.resolve(parsed.option(option)))
     }
 
     /// The job identifier in positional `index`.

@@ -97,6 +97,6 @@ enum StoreDirectoryArgument {
             throw CommandLineError.usage(
                 "--database needs --subject ID: the PostgreSQL store keeps each subject's nights", usage: parsed.usage)
         }
-        return try SessionStore(address: PostgresAddress.resolve(database), subject: subject)
+        return try SessionStore(address: FleetDatabaseAddress.resolve(database), subject: subject)
     }
 }

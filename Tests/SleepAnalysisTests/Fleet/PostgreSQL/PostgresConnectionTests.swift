@@ -27,7 +27,7 @@ final class PostgresConnectionTests: PostgresDatabaseTestCase {
                 try connection.execute("INSERT INTO t VALUES (1)")
             }
             XCTFail("a duplicate key was accepted")
-        } catch let error as PostgresError {
+        } catch let error as FleetDatabaseError {
             XCTAssertEqual(error.kind, .statement)
             XCTAssertEqual(error.sqlState, "23505")
             XCTAssertFalse(error.isTransient)
@@ -56,7 +56,7 @@ final class PostgresConnectionTests: PostgresDatabaseTestCase {
         do {
             try await database.run { try $0.execute("SELECT 1") }
             XCTFail("the terminated connection still answered")
-        } catch let error as PostgresError {
+        } catch let error as FleetDatabaseError {
             XCTAssertTrue(error.isTransient, "\(error)")
         }
         let newPid = try await database.run { try $0.execute("SELECT pg_backend_pid()").rows.first?.int64(0) }
@@ -70,11 +70,11 @@ final class PostgresConnectionTests: PostgresDatabaseTestCase {
         }
         components.password = "wrong-secret-1234"
         let database = PostgresDatabase(
-            address: PostgresAddress(components.string ?? ""), policy: PostgresReconnectPolicy(attempts: 2))
+            address: FleetDatabaseAddress(components.string ?? ""), policy: FleetDatabaseReconnectPolicy(attempts: 2))
         do {
             try await database.run { try $0.execute("SELECT 1") }
             XCTFail("a wrong password was accepted")
-        } catch let error as PostgresError {
+        } catch let error as FleetDatabaseError {
             XCTAssertEqual(error.kind, .connection)
             XCTAssertFalse(error.description.contains("wrong-secret-1234"), error.description)
             XCTAssertTrue(error.description.contains("***"), error.description)
@@ -83,23 +83,25 @@ final class PostgresConnectionTests: PostgresDatabaseTestCase {
 
     func test_redaction_hidesPasswordsInURLsAndKeyValueStrings() {
         XCTAssertEqual(
-            PostgresAddress.redacted("postgresql://ana:s3cr%40t@db:5432/sleep?sslmode=require"),
+            FleetDatabaseAddress.redacted("postgresql://ana:s3cr%40t@db:5432/sleep?sslmode=require"),
             "postgresql://ana:***@db:5432/sleep?sslmode=require")
         XCTAssertEqual(
-            PostgresAddress.redacted("postgres://db/sleep?user=ana&password=s3cret&sslmode=require"),
+            FleetDatabaseAddress.redacted("postgres://db/sleep?user=ana&password=s3cret&sslmode=require"),
             "postgres://db/sleep?user=ana&password=***&sslmode=require")
         XCTAssertEqual(
-            PostgresAddress.redacted("host=db password='a b\\'c' dbname=sleep"), "host=db password=*** dbname=sleep")
-        XCTAssertEqual(PostgresAddress.redacted("postgresql://ana@db/sleep"), "postgresql://ana@db/sleep")
-        XCTAssertEqual(PostgresAddress("").description, "(libpq defaults)")
+            FleetDatabaseAddress.redacted("host=db password='a b\\'c' dbname=sleep"),
+            "host=db password=*** dbname=sleep")
+        XCTAssertEqual(FleetDatabaseAddress.redacted("postgresql://ana@db/sleep"), "postgresql://ana@db/sleep")
+        XCTAssertEqual(FleetDatabaseAddress("").description, "(libpq defaults)")
     }
 
     func test_resolve_prefersTheGivenAddress_thenTheEnvironment() {
-        let environment = [PostgresAddress.environmentVariable: "postgresql://env/db"]
+        let environment = [FleetDatabaseAddress.environmentVariable: "postgresql://env/db"]
         XCTAssertEqual(
-            PostgresAddress.resolve("postgresql://given/db", environment: environment).connectionString,
+            FleetDatabaseAddress.resolve("postgresql://given/db", environment: environment).connectionString,
             "postgresql://given/db")
-        XCTAssertEqual(PostgresAddress.resolve(nil, environment: environment).connectionString, "postgresql://env/db")
-        XCTAssertEqual(PostgresAddress.resolve(nil, environment: [:]).connectionString, "")
+        XCTAssertEqual(
+            FleetDatabaseAddress.resolve(nil, environment: environment).connectionString, "postgresql://env/db")
+        XCTAssertEqual(FleetDatabaseAddress.resolve(nil, environment: [:]).connectionString, "")
     }
 }

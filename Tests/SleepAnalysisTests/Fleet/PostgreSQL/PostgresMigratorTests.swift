@@ -54,7 +54,7 @@ final class PostgresMigratorTests: PostgresDatabaseTestCase {
         do {
             try await NightQueueSchema.migrator.migrate(database)
             XCTFail("a newer schema was accepted")
-        } catch let error as PostgresError {
+        } catch let error as FleetDatabaseError {
             XCTAssertEqual(error.kind, .unexpectedResult)
             XCTAssertTrue(error.message.contains("newer"), error.message)
         }

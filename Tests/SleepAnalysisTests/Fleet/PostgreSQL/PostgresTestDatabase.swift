@@ -12,14 +12,14 @@ struct PostgresTestDatabase {
     static let variable = "SLEEPANALYSIS_TEST_DATABASE_URL"
 
     /// The test database's address.
-    let address: PostgresAddress
+    let address: FleetDatabaseAddress
     /// Its name.
     let name: String
     private let administration: PostgresDatabase
 
     /// Creates a database named `sa_test_<random>`.
     ///
-    /// - Throws: `XCTSkip` when `$SLEEPANALYSIS_TEST_DATABASE_URL` is unset; `PostgresError` when the cluster
+    /// - Throws: `XCTSkip` when `$SLEEPANALYSIS_TEST_DATABASE_URL` is unset; `FleetDatabaseError` when the cluster
     ///   cannot be reached.
     static func create() async throws -> PostgresTestDatabase {
         guard let url = ProcessInfo.processInfo.environment[variable], !url.isEmpty else {
@@ -27,16 +27,16 @@ struct PostgresTestDatabase {
                 "needs PostgreSQL: set \(variable) (Tools/postgres/with-test-cluster.sh and Tools/run-tests.sh do)")
         }
         guard var components = URLComponents(string: url) else {
-            throw PostgresError(kind: .connection, message: "\(variable) is not a postgresql:// URL")
+            throw FleetDatabaseError(kind: .connection, message: "\(variable) is not a postgresql:// URL")
         }
         let name = "sa_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         components.path = "/" + name
-        let administration = PostgresDatabase(address: PostgresAddress(url))
+        let administration = PostgresDatabase(address: FleetDatabaseAddress(url))
         try await administration.run { connection in
             try connection.execute("CREATE DATABASE \(try connection.quotedIdentifier(name))")
         }
         return PostgresTestDatabase(
-            address: PostgresAddress(components.string ?? url), name: name, administration: administration)
+            address: FleetDatabaseAddress(components.string ?? url), name: name, administration: administration)
     }
 
     /// Drops the database, disconnecting anyone still on it.
@@ -49,7 +49,7 @@ struct PostgresTestDatabase {
     }
 
     /// A connection pool of one to the test database.
-    func database(policy: PostgresReconnectPolicy = PostgresReconnectPolicy()) -> PostgresDatabase {
+    func database(policy: FleetDatabaseReconnectPolicy = FleetDatabaseReconnectPolicy()) -> PostgresDatabase {
         PostgresDatabase(address: address, policy: policy)
     }
 }

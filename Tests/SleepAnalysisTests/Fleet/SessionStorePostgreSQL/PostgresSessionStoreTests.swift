@@ -112,9 +112,9 @@ final class PostgresSessionStoreTests: SessionStoreTests {
     }
 
     func test_anUnreachableDatabase_isAStorageFailure_withoutThePassword() throws {
-        let address = PostgresAddress("postgresql://someone:hunter2@127.0.0.1:1/none?connect_timeout=2")
+        let address = FleetDatabaseAddress("postgresql://someone:hunter2@127.0.0.1:1/none?connect_timeout=2")
         XCTAssertThrowsError(
-            try SessionStore(address: address, subject: subject, reconnect: PostgresReconnectPolicy(attempts: 1))
+            try SessionStore(address: address, subject: subject, reconnect: FleetDatabaseReconnectPolicy(attempts: 1))
         ) {
             guard case .storageFailure(let message) = $0 as? SleepCycleSdkError else { return XCTFail("\($0)") }
             XCTAssertFalse(message.message.contains("hunter2"), message.message)

@@ -45,7 +45,7 @@ final class PostgresStoreCommandsTests: NightQueueTestCase {
     func test_export_healthkit_readsTheDatabaseFromTheEnvironment() async throws {
         let night = try await finishNight()
         var environment = ProcessInfo.processInfo.environment
-        environment[PostgresAddress.environmentVariable] = url
+        environment[FleetDatabaseAddress.environmentVariable] = url
         let output = try runCommandLineTool(
             ["export", "--healthkit", "--subject", subject, "--format", "csv"], environment: environment)
         XCTAssertEqual(output.status, 0, output.standardError)

@@ -19,7 +19,7 @@ final class NightWorkerProcessTests: NightQueueTestCase {
                 directory.url.appendingPathComponent(name).path,
             ] + extra
         var environment = ProcessInfo.processInfo.environment
-        environment[PostgresAddress.environmentVariable] = testDatabase.address.connectionString
+        environment[FleetDatabaseAddress.environmentVariable] = testDatabase.address.connectionString
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         let log = directory.url.appendingPathComponent("\(name).log")

@@ -4,8 +4,8 @@ import SleepAnalysis
 /// A failure talking to PostgreSQL: what went wrong, PostgreSQL's SQLSTATE when the server gave one, and whether
 /// trying again later may succeed.
 ///
-/// Messages never hold a password: connection addresses in them are redacted (`PostgresAddress.redacted`).
-public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+/// Messages never hold a password: connection addresses in them are redacted (`FleetDatabaseAddress.redacted`).
+public struct FleetDatabaseError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// The kinds of failure.
     public enum Kind: String, Sendable, Hashable {
         /// No connection could be made, or the connection broke.

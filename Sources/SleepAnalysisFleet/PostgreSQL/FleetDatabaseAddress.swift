@@ -3,7 +3,7 @@ import SleepAnalysis
 
 /// Where a PostgreSQL database is: a `postgresql://` URL, a libpq `key=value` string, or nothing (libpq's own
 /// defaults: `PGHOST`, `PGPORT`, `PGUSER`, `PGDATABASE`, `PGPASSWORD`, `~/.pgpass`, the local socket).
-public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
+public struct FleetDatabaseAddress: Sendable, Hashable, CustomStringConvertible {
     /// The environment variable read when no address is given.
     public static let environmentVariable = "SLEEPANALYSIS_DATABASE_URL"
 
@@ -26,9 +26,9 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: The address to connect to.
     public static func resolve(
         _ given: String?, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> PostgresAddress {
-        if let given, !given.isEmpty { return PostgresAddress(given) }
-        return PostgresAddress(environment[environmentVariable] ?? "")
+    ) -> FleetDatabaseAddress {
+        if let given, !given.isEmpty { return FleetDatabaseAddress(given) }
+        return FleetDatabaseAddress(environment[environmentVariable] ?? "")
     }
 
     /// The address with any password replaced by `***`, fit for messages and logs.

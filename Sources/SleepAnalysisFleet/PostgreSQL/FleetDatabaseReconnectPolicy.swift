@@ -2,7 +2,7 @@ import Foundation
 import SleepAnalysis
 
 /// How hard to try when a connection cannot be made: a number of attempts with exponentially growing pauses.
-public struct PostgresReconnectPolicy: Sendable, Hashable {
+public struct FleetDatabaseReconnectPolicy: Sendable, Hashable {
     /// Connection attempts before giving up (at least 1).
     public var attempts: Int
     /// The pause after the first failed attempt, seconds; each later pause doubles.
