@@ -10,7 +10,7 @@ package enum PersistenceCoding {
     ///   - what: What it is, for the error message.
     /// - Returns: The JSON bytes.
     /// - Throws: `SleepCycleSdkError.storageFailure` when the value cannot be encoded.
-    package static func encode<Value: Encodable>(_ value: Value, what: @autoclosure () -> String) throws -> Data {
+    static func encode<Value: Encodable>(_ value: Value, what: @autoclosure () -> String) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
