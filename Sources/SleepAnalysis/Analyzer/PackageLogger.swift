@@ -8,7 +8,7 @@ package struct PackageLogger: Sendable {
     /// Creates a filtering logger.
     ///
     /// - Parameters:
-    ///   - threshold: The lowest level passed on; `.noLog` passes nothing.
+    ///   - threshold: The threshold; `.noLog` passes nothing.
     ///   - destination: The receiving handler; nil means standard error.
     package init(threshold: LogLevel, destination: (any SleepAnalysisLogHandler)?) {
         logger = SDKLogger(threshold: threshold, destination: destination)
@@ -23,12 +23,21 @@ package struct PackageLogger: Sendable {
         PackageLogger(logger.with(key, value))
     }
 
-    /// Logs at `.debug`; the message is only built when that level is passed on.
-    package func debug(_ message: @autoclosure () -> String) { logger.debug(message()) }
-    /// Logs at `.info`; the message is only built when that level is passed on.
-    package func info(_ message: @autoclosure () -> String) { logger.info(message()) }
-    /// Logs at `.warning`; the message is only built when that level is passed on.
-    package func warning(_ message: @autoclosure () -> String) { logger.warning(message()) }
-    /// Logs at `.error`; the message is only built when that level is passed on.
-    package func error(_ message: @autoclosure () -> String) { logger.error(message()) }
+    /// Logs at `.debug`; the message is only built when that severity is passed on. The record names the caller's
+    /// file, function and line.
+    package func debug(
+        _ message: @autoclosure () -> String, file: String = #fileID, function: String = #function, line: UInt = #line
+    ) { logger.debug(message(), file: file, function: function, line: line) }
+    /// Logs at `.info`, as `debug` does.
+    package func info(
+        _ message: @autoclosure () -> String, file: String = #fileID, function: String = #function, line: UInt = #line
+    ) { logger.info(message(), file: file, function: function, line: line) }
+    /// Logs at `.warning`, as `debug` does.
+    package func warning(
+        _ message: @autoclosure () -> String, file: String = #fileID, function: String = #function, line: UInt = #line
+    ) { logger.warning(message(), file: file, function: function, line: line) }
+    /// Logs at `.error`, as `debug` does: only failures the caller is not told about otherwise.
+    package func error(
+        _ message: @autoclosure () -> String, file: String = #fileID, function: String = #function, line: UInt = #line
+    ) { logger.error(message(), file: file, function: function, line: line) }
 }
