@@ -3,7 +3,7 @@ import SleepAnalysis
 
 /// Why an input given as an `http(s)` URL cannot be used. Messages show URLs redacted
 /// (`RemoteInputURL.redacted(_:)`): never a password or a query token.
-public enum RemoteInputError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum RemoteInputError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// The text is not a well-formed URL with a host.
     case malformedURL(String)
     /// The URL's scheme is not `http` or `https`.
@@ -38,4 +38,7 @@ public enum RemoteInputError: Error, Sendable, Hashable, CustomStringConvertible
         case .cannotStore(let why): "Remote input: cannot store the download: \(why)"
         }
     }
+
+    /// The message a person needs (`localizedDescription` gives the same).
+    public var errorDescription: String? { description }
 }

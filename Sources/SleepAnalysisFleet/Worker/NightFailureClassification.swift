@@ -10,7 +10,9 @@ enum NightFailureClassification: Sendable, Hashable {
     /// The worker is at fault (its licence): give the job back and stop the worker with this error.
     case worker(SleepCycleSdkError)
 
-    /// Sorts an error from analysing a night.
+    /// Sorts an error from analysing a night: a transient cause (``SleepCycleSdkError/isTransient``, e.g. a DSP
+    /// out-of-memory) is retried; bad input, a data source that cannot be read and a time range without data fail
+    /// the job; a licence fault stops the worker.
     ///
     /// - Parameter error: The error.
     /// - Returns: Its classification, with a message.
@@ -21,8 +23,11 @@ enum NightFailureClassification: Sendable, Hashable {
         guard let error = error as? SleepCycleSdkError else {
             return .transient(String(describing: error))
         }
+        // Memory, a busy database, a server's 5xx: the same night may pass later, whatever the case says.
+        if error.isTransient { return .transient(error.description) }
         switch error {
-        case .invalidInput, .dataSourceFailure, .invalidConfiguration: return .input(error.description)
+        case .invalidInput, .dataSourceFailure, .invalidConfiguration, .emptyTimeRange:
+            return .input(error.description)
         case .invalidApiKey, .featureNotEnabled: return .worker(error)
         default: return .transient(error.description)
         }
