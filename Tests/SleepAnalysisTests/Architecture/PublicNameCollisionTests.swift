@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// An application imports our modules beside the packages a service usually links (postgres-nio,
-/// swift-argument-parser): their public names must not collide with ours, so that the application can keep using
+/// swift-argument-parser, swift-log): their public names must not collide with ours, so that the application can keep using
 /// theirs unqualified.
 ///
 /// The test compiles stand-ins for those modules (their public names, empty) and type-checks a consumer that
@@ -35,6 +35,22 @@ final class PublicNameCollisionTests: XCTestCase {
             """
         ),
         (
+            "Logging",
+            """
+            public struct Logger {
+                public enum Level { case trace, debug, info, notice, warning, error, critical }
+                public typealias Metadata = [String: MetadataValue]
+                public enum MetadataValue { case string(String) }
+                public var label: String
+            }
+            public protocol LogHandler {}
+            public enum LoggingSystem {}
+            public struct StreamLogHandler: LogHandler {}
+            public struct SwiftLogNoOpLogHandler: LogHandler {}
+            public struct MultiplexLogHandler: LogHandler {}
+            """
+        ),
+        (
             "ArgumentParser",
             """
             public protocol ParsableCommand {}
@@ -61,6 +77,7 @@ final class PublicNameCollisionTests: XCTestCase {
     /// A consumer naming every stand-in type unqualified, and some of ours.
     private let consumer = """
         import ArgumentParser
+        import Logging
         import PostgresNIO
         import SleepAnalysis
         import SleepAnalysisFleet
@@ -85,10 +102,16 @@ final class PublicNameCollisionTests: XCTestCase {
             var databaseError: FleetDatabaseError
             var address: FleetDatabaseAddress
             var config: SleepAnalysisConfig
+            var logger: Logger
+            var level: Logger.Level
+            var metadata: Logger.Metadata
+            var handlers: (any LogHandler, StreamLogHandler, SwiftLogNoOpLogHandler, MultiplexLogHandler)
+            var ourHandler: any SleepAnalysisLogHandler
+            var ourLevel: LogLevel
         }
         """
 
-    func test_ourModules_typeCheckBesidePostgresNIOAndArgumentParser() throws {
+    func test_ourModules_typeCheckBesidePostgresNIOSwiftLogAndArgumentParser() throws {
         let products = productsDirectory()
         let modules = products.appendingPathComponent("Modules")
         guard
