@@ -56,9 +56,12 @@ let evaluation: Target = .target(
     dependencies: ["SleepAnalysis", "CSoxr"]
 )
 
+// The command-line parser and argument specification the three tools share (not a product: `package` access).
+let commandLineKit: Target = .target(name: "CommandLineKit")
+
 let commandLineTool: Target = .executableTarget(
     name: "sleepanalysis",
-    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation"]
+    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation", "CommandLineKit"]
 )
 
 // Fuzz harnesses for the parsers. A normal build is a corpus runner; Tools/fuzz/run.sh builds it with
@@ -66,12 +69,12 @@ let commandLineTool: Target = .executableTarget(
 // from it otherwise).
 let fuzzHarnesses: [Target] = [
     .systemLibrary(name: "CLibFuzzer"),
-    .executableTarget(name: "sleepanalysis-fuzz", dependencies: ["SleepAnalysis", "CLibFuzzer"]),
+    .executableTarget(name: "sleepanalysis-fuzz", dependencies: ["SleepAnalysis", "CLibFuzzer", "CommandLineKit"]),
 ]
 
 let benchmark: Target = .executableTarget(
     name: "sleepanalysis-bench",
-    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation"]
+    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation", "CommandLineKit"]
 )
 
 // MARK: - Tests
@@ -86,6 +89,7 @@ let tests: Target = .testTarget(
     name: "SleepAnalysisTests",
     dependencies: [
         "SleepAnalysis", "SleepAnalysisEvaluation", "TestSupport", "CSleepDSP", "CZlib", "CSndFile", "COgg",
+        "CommandLineKit",
     ]
 )
 
@@ -102,7 +106,7 @@ let package = Package(
         .executable(name: "sleepanalysis-fuzz", targets: ["sleepanalysis-fuzz"]),
     ],
     targets: systemLibraries + [
-        dspCore, alsaMessages, library, evaluation, commandLineTool, benchmark, testSupport, tests,
+        dspCore, alsaMessages, library, evaluation, commandLineKit, commandLineTool, benchmark, testSupport, tests,
     ] + fuzzHarnesses
 )
 
