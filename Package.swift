@@ -50,7 +50,8 @@ let library: Target = .target(
 )
 
 // Research code kept out of the product: evaluation on labelled data, training-feature export, stereo scene
-// evaluation and benchmarks. It reaches the library's internals through `package` declarations.
+// evaluation and benchmarks. It reaches the library's internals through `package` declarations, and is no product:
+// its declarations are `package`, for the command-line tool, the benchmarks and the tests of this package only.
 let evaluation: Target = .target(
     name: "SleepAnalysisEvaluation",
     dependencies: ["SleepAnalysis", "CSoxr"]
@@ -100,7 +101,6 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SleepAnalysis", targets: ["SleepAnalysis"]),
-        .library(name: "SleepAnalysisEvaluation", targets: ["SleepAnalysisEvaluation"]),
         .executable(name: "sleepanalysis", targets: ["sleepanalysis"]),
         .executable(name: "sleepanalysis-bench", targets: ["sleepanalysis-bench"]),
         .executable(name: "sleepanalysis-fuzz", targets: ["sleepanalysis-fuzz"]),

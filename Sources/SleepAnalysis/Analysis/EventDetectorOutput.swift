@@ -1,14 +1,14 @@
 import Foundation
 
 /// What the event detector found in one batch of audio (or at the end of the stream).
-public struct EventDetectorOutput: Sendable {
+package struct EventDetectorOutput: Sendable {
     /// Each event type's highest window probability in the batch (0 for disabled types and for types the
     /// model cannot detect).
-    public var probabilities: [EventType: Float]
+    package var probabilities: [EventType: Float]
     /// Events that opened in the batch.
-    public var started: [EventStartedInfo]
+    package var started: [EventStartedInfo]
     /// Events that closed in the batch: complete, source `.audio`, snoring with its signature.
-    public var ended: [Event]
+    package var ended: [Event]
 
     /// Creates an output.
     ///
@@ -17,7 +17,7 @@ public struct EventDetectorOutput: Sendable {
     ///     the model cannot detect).
     ///   - started: Events that opened in the batch.
     ///   - ended: Events that closed in the batch: complete, source `.audio`, snoring with its signature.
-    public init(probabilities: [EventType: Float], started: [EventStartedInfo], ended: [Event]) {
+    package init(probabilities: [EventType: Float], started: [EventStartedInfo], ended: [Event]) {
         self.probabilities = probabilities
         self.started = started
         self.ended = ended

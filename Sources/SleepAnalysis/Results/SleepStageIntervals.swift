@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns per-epoch predictions into runs of one stage.
-public enum SleepStageIntervals {
+package enum SleepStageIntervals {
     /// Merges consecutive predictions of the same stage into intervals.
     ///
     /// Predictions are taken in time order; two epochs join only when they touch (within 1 ms), so a gap in
@@ -9,7 +9,7 @@ public enum SleepStageIntervals {
     ///
     /// - Parameter predictions: per-epoch predictions.
     /// - Returns: the runs, in time order.
-    public static func from(_ predictions: [SleepStagePrediction]) -> [SleepStageInterval] {
+    package static func from(_ predictions: [SleepStagePrediction]) -> [SleepStageInterval] {
         var runs: [SleepStageInterval] = []
         for prediction in predictions.sorted(by: { $0.interval.start < $1.interval.start }) {
             if let last = runs.last, last.stage == prediction.stage,

@@ -17,13 +17,13 @@ import Foundation
 ///   the sum of the sessions' `snoreDuration` when only sessions are given; snore count is the number of snoring
 ///   events.
 /// Without any sleep epoch, onset latency, final wake time and awakenings are nil and total sleep is 0.
-public struct SleepStatisticsCalculator: Sendable {
+package struct SleepStatisticsCalculator: Sendable {
     /// Consecutive sleep epochs that mark sleep onset.
-    public var onsetEpochs: Int
+    package var onsetEpochs: Int
     /// Wake epochs in a row that count as an awakening.
-    public var minimumAwakeningEpochs: Int
+    package var minimumAwakeningEpochs: Int
     /// Largest gap, in seconds, between snoring events of one snore session.
-    public var snoreSessionGap: TimeInterval
+    package var snoreSessionGap: TimeInterval
 
     /// Creates a calculator.
     ///
@@ -31,7 +31,7 @@ public struct SleepStatisticsCalculator: Sendable {
     ///   - onsetEpochs: consecutive sleep epochs that mark sleep onset (at least 1; default 3, 90 s).
     ///   - minimumAwakeningEpochs: wake epochs in a row that count as an awakening (at least 1; default 1).
     ///   - snoreSessionGap: largest gap between snoring events of one session (default 120 s).
-    public init(onsetEpochs: Int = 3, minimumAwakeningEpochs: Int = 1, snoreSessionGap: TimeInterval = 120) {
+    package init(onsetEpochs: Int = 3, minimumAwakeningEpochs: Int = 1, snoreSessionGap: TimeInterval = 120) {
         self.onsetEpochs = max(1, onsetEpochs)
         self.minimumAwakeningEpochs = max(1, minimumAwakeningEpochs)
         self.snoreSessionGap = max(0, snoreSessionGap)
@@ -45,7 +45,7 @@ public struct SleepStatisticsCalculator: Sendable {
     ///   - events: the night's events (only `.snoring` ones are read).
     ///   - snoreSessions: snore sessions when already known (nil: built from the events).
     /// - Returns: every field filled (optional ones nil when undefined, as described above).
-    public func statistics(
+    package func statistics(
         predictions: [SleepStagePrediction], session: DateInterval? = nil, events: [Event] = [],
         snoreSessions: [SnoreSession]? = nil
     ) -> SleepStatistics {

@@ -12,11 +12,11 @@ import Foundation
 ///   session while each starts no more than `maximumGap` after the end of the session so far. A session's
 ///   interval runs from its first event's start to its last event's end; its snore duration is the length of
 ///   its stretches.
-public struct SnoreSessionBuilder: Sendable {
+package struct SnoreSessionBuilder: Sendable {
     /// The longest pause (seconds) between two snoring events of one session.
-    public var maximumGap: Double
+    package var maximumGap: Double
     /// Pauses shorter than this (seconds) between two snoring events are breath inside one stretch of snoring.
-    public var breathGap: Double
+    package var breathGap: Double
 
     /// Creates a builder.
     ///
@@ -24,7 +24,7 @@ public struct SnoreSessionBuilder: Sendable {
     ///   - maximumGap: The longest pause between two snoring events of one session, in seconds.
     ///   - breathGap: Pauses shorter than this between two snoring events, in seconds, count as snoring time
     ///     (default 10 s: one missed snore at twelve breaths a minute; 0 counts the events' own time only).
-    public init(maximumGap: Double = 300, breathGap: Double = 10) {
+    package init(maximumGap: Double = 300, breathGap: Double = 10) {
         self.maximumGap = maximumGap
         self.breathGap = max(0, breathGap)
     }
@@ -33,7 +33,7 @@ public struct SnoreSessionBuilder: Sendable {
     ///
     /// - Parameter events: Any events; only `.snoring` ones are used.
     /// - Returns: The sessions, in time order.
-    public func sessions(from events: [Event]) -> [SnoreSession] {
+    package func sessions(from events: [Event]) -> [SnoreSession] {
         var groups: [[DateInterval]] = []
         var sessionEnd = Date.distantPast
         for interval in snoringIntervals(events) {
@@ -57,7 +57,7 @@ public struct SnoreSessionBuilder: Sendable {
     ///
     /// - Parameter events: Any events; only `.snoring` ones are used.
     /// - Returns: Seconds.
-    public func snoreTime(from events: [Event]) -> Double {
+    package func snoreTime(from events: [Event]) -> Double {
         stretches(of: snoringIntervals(events)).reduce(0) { $0 + $1.duration }
     }
 
@@ -65,7 +65,7 @@ public struct SnoreSessionBuilder: Sendable {
     ///
     /// - Parameter events: Any events; only `.snoring` ones are used.
     /// - Returns: Disjoint intervals, in time order.
-    public func snoringStretches(from events: [Event]) -> [DateInterval] {
+    package func snoringStretches(from events: [Event]) -> [DateInterval] {
         stretches(of: snoringIntervals(events))
     }
 

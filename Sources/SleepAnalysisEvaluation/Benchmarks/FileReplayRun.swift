@@ -4,19 +4,19 @@ import Synchronization
 
 /// Replays a recording through `FileDataSource` as fast as possible into a sink that keeps only counts, for the
 /// benchmark: it shows the replay's speed and that its memory does not grow with the file's length.
-public enum FileReplayRun {
+package enum FileReplayRun {
     /// What a replay delivered.
-    public struct Summary: Sendable {
+    package struct Summary: Sendable {
         /// Seconds of audio delivered.
-        public var audioDuration: Double
+        package var audioDuration: Double
         /// Audio chunks delivered.
-        public var chunks: Int
+        package var chunks: Int
         /// Accelerometer readings delivered.
-        public var accelerometerRows: Int
+        package var accelerometerRows: Int
         /// The audio's sample rate (Hz), 0 without audio.
-        public var sampleRate: Double
+        package var sampleRate: Double
         /// Sum of every sample, so the delivery cannot be optimised away.
-        public var checksum: Double
+        package var checksum: Double
     }
 
     /// Replays the files to the end.
@@ -26,7 +26,7 @@ public enum FileReplayRun {
     ///   - accelerometer: An accelerometer CSV file, or nil.
     /// - Returns: what was delivered.
     /// - Throws: `SleepCycleSdkError` when a file cannot be opened or fails mid-way.
-    public static func run(file: URL?, accelerometer: URL? = nil) async throws -> Summary {
+    package static func run(file: URL?, accelerometer: URL? = nil) async throws -> Summary {
         let source = FileDataSource(
             audio: file, accelerometer: accelerometer, startTime: Date(timeIntervalSince1970: 0))
         let sink = CountingSink()

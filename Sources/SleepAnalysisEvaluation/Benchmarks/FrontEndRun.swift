@@ -3,21 +3,21 @@ import SleepAnalysis
 
 /// Runs a recording through the analysis front end (read, resample to 16 kHz, STFT, A-weighting, mel bands)
 /// for the benchmark, keeping nothing but counts, so memory stays one block whatever the length.
-public enum FrontEndRun {
+package enum FrontEndRun {
     /// What a run did.
-    public struct Summary: Sendable {
+    package struct Summary: Sendable {
         /// Seconds of audio read.
-        public var audioDuration: Double
+        package var audioDuration: Double
         /// The file's sample rate (Hz).
-        public var inputSampleRate: Double
+        package var inputSampleRate: Double
         /// Analysis frames made (0 when only reading).
-        public var frames: Int64
+        package var frames: Int64
         /// Sum of every frame's dB SPL and of each block's last features, so no stage can be optimised away.
-        public var checksum: Double
+        package var checksum: Double
     }
 
     /// Which stages to run.
-    public enum Stages: String, Sendable, CaseIterable {
+    package enum Stages: String, Sendable, CaseIterable {
         /// Only decode the file.
         case read
         /// Decode and resample to 16 kHz.
@@ -34,7 +34,7 @@ public enum FrontEndRun {
     ///   - blockFrames: frames per read (16 Ki keeps each block under glibc's 128 KiB mmap threshold).
     /// - Returns: the run's summary.
     /// - Throws: `SleepCycleSdkError.invalidInput` for an unreadable file.
-    public static func run(file: URL, stages: Stages, blockFrames: Int = 16_384) throws -> Summary {
+    package static func run(file: URL, stages: Stages, blockFrames: Int = 16_384) throws -> Summary {
         let reader = try AudioFileReader(url: file)
         let resampler = try Resampler(inputRate: reader.sampleRate, outputRate: 16_000, channelCount: 1)
         let frontEnd = try FrontEnd()

@@ -7,9 +7,9 @@ import SleepAnalysis
 ///
 /// Staging, batching, the journal and the hand-offs between threads are not run here: they are what the whole
 /// pipeline costs beyond the sum of these stages (`sleepanalysis-bench profile` prints both).
-public enum NightProfile {
+package enum NightProfile {
     /// The stages timed, in the order a batch goes through them.
-    public enum Stage: String, Sendable, CaseIterable {
+    package enum Stage: String, Sendable, CaseIterable {
         /// Decoding the file (and mixing stereo to mono).
         case decode
         /// Resampling to 16 kHz (nothing when the file is at 16 kHz).
@@ -25,13 +25,13 @@ public enum NightProfile {
     }
 
     /// What one run measured.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Seconds of audio analysed.
-        public var audioSeconds: Double
+        package var audioSeconds: Double
         /// CPU seconds per stage.
-        public var cpuSeconds: [Stage: Double]
+        package var cpuSeconds: [Stage: Double]
         /// Events, breathing rates and health updates the engines gave (so none can be optimised away).
-        public var outputs: Int
+        package var outputs: Int
     }
 
     /// Runs every stage over `file`.
@@ -39,7 +39,7 @@ public enum NightProfile {
     /// - Parameter file: The recording (any format `AudioFileReader` reads, mono or stereo, any rate).
     /// - Returns: The CPU seconds of each stage.
     /// - Throws: `SleepCycleSdkError` when the file cannot be read or an engine cannot be set up.
-    public static func run(file: URL) throws -> Result {
+    package static func run(file: URL) throws -> Result {
         let reader = try AudioFileReader(url: file)
         let resampler = try Resampler(inputRate: reader.sampleRate, outputRate: 16_000, channelCount: 1)
         let frontEnd = try FrontEnd()

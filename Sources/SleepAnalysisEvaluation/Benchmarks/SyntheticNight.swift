@@ -5,9 +5,9 @@ import SleepAnalysis
 /// (a buzz at 110 Hz with harmonics) for 1.5 s every 40 s. Used by the benchmark and by tests that need a long
 /// file; not a model of real sleep. A stereo night has the same sounds in both channels over noise of its own
 /// (another seed), like two microphones in one room.
-public enum SyntheticNight {
+package enum SyntheticNight {
     /// Audio container formats `write` makes.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// RIFF WAVE, 16-bit PCM.
         case wav
         /// FLAC, 16-bit.
@@ -25,7 +25,7 @@ public enum SyntheticNight {
     ///   - seed: the noise generator's seed (same seed, same file).
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a non-positive duration or rate or another channel
     ///   count, `.storageFailure` when the file cannot be written.
-    public static func write(
+    package static func write(
         to url: URL, duration: Double, sampleRate: Int, format: Format, channelCount: Int = 1, seed: UInt64 = 1
     )
         throws

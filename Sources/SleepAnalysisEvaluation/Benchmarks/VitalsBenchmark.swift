@@ -2,17 +2,17 @@ import Foundation
 import SleepAnalysis
 
 /// The breathing-rate estimator's and audio health monitor's cost on synthetic audio, for `sleepanalysis-bench`.
-public enum VitalsBenchmark {
+package enum VitalsBenchmark {
     /// What one run measured.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Seconds of audio analysed.
-        public var audioSeconds: Double
+        package var audioSeconds: Double
         /// Processor-clock seconds spent in the breathing-rate estimator.
-        public var breathingSeconds: Double
+        package var breathingSeconds: Double
         /// Processor-clock seconds spent in the audio health monitor.
-        public var healthSeconds: Double
+        package var healthSeconds: Double
         /// Estimates the breathing engine produced.
-        public var estimateCount: Int
+        package var estimateCount: Int
     }
 
     /// Feeds `hours` of noise with breath-like bursts at 14 per minute, in one-second batches, to both engines (the
@@ -22,7 +22,7 @@ public enum VitalsBenchmark {
     /// - Parameter hours: Length of the synthetic audio.
     /// - Returns: The timings.
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` only if the default configurations were invalid.
-    public static func run(hours: Double) throws -> Result {
+    package static func run(hours: Double) throws -> Result {
         let breathing = try BreathingRateEstimator(sessionId: UUID())
         let health = try AudioHealthMonitor(sessionId: UUID())
         let frontEnd = try FrontEnd()  // shared by every engine in the pipeline, so not timed here

@@ -3,34 +3,34 @@ import SleepAnalysis
 
 /// How one staging mode did on one composed night: agreement with the hypnogram the night was composed from,
 /// and the architecture facts the sound modes must respect.
-public struct ComposedNightOutcome: Sendable, Codable {
+package struct ComposedNightOutcome: Sendable, Codable {
     /// The figures of one context (whole night or real time).
-    public struct Context: Sendable, Codable {
+    package struct Context: Sendable, Codable {
         /// Agreement with the scored epochs.
-        public var metrics: StagingMetrics
+        package var metrics: StagingMetrics
         /// Whether deep sleep was staged within 15 minutes after the staged sleep onset.
-        public var deepWithin15MinutesOfOnset: Bool
+        package var deepWithin15MinutesOfOnset: Bool
         /// Minutes from the staged sleep onset to the first staged deep sleep (nil: none staged).
-        public var firstDeepMinutesAfterOnset: Double?
+        package var firstDeepMinutesAfterOnset: Double?
         /// The share of the composed snoring epochs staged asleep (nil without snoring).
-        public var snoringStagedAsleep: Double?
+        package var snoringStagedAsleep: Double?
         /// The share of the scored-awake epochs with a body movement that were staged awake (nil without any).
-        public var movingWakeStagedAwake: Double?
+        package var movingWakeStagedAwake: Double?
     }
 
     /// The hypnogram's name.
-    public var night: String
+    package var night: String
     /// The inputs the SDK says staged the night.
-    public var stagingBasis: String?
+    package var stagingBasis: String?
     /// Minutes from the hypnogram's own sleep onset to its first deep sleep, within the composed excerpt (nil:
     /// none scored there): whether an early deep sleep in the staging is an error or the night's own.
-    public var scoredFirstDeepMinutesAfterOnset: Double?
+    package var scoredFirstDeepMinutesAfterOnset: Double?
     /// Whether the result warned that the audio was band-limited (the events detector's band-limited model ran).
-    public var bandLimitedAudio: Bool
+    package var bandLimitedAudio: Bool
     /// Whole-night figures.
-    public var wholeNight: Context
+    package var wholeNight: Context
     /// Real-time figures.
-    public var realTime: Context
+    package var realTime: Context
     /// The scored and staged epochs (whole night, real time), for pooling over nights.
     var pairs: (wholeNight: [StagePair], realTime: [StagePair]) = ([], [])
 
@@ -48,7 +48,7 @@ public struct ComposedNightOutcome: Sendable, Codable {
     ///   - plan: The composed night.
     ///   - result: The SDK's result for it.
     ///   - start: When the night began.
-    public init(night: String, plan: ComposedNightPlan, result: AnalysisResult, start: Date) {
+    package init(night: String, plan: ComposedNightPlan, result: AnalysisResult, start: Date) {
         self.night = night
         stagingBasis = result.stagingBasis?.mode.rawValue
         bandLimitedAudio = result.warnings.contains { $0.kind == .bandLimitedAudio }

@@ -3,29 +3,29 @@ import SleepAnalysis
 
 /// What happens in a composed night, epoch by epoch: the scored stages of a real hypnogram, and the clips and
 /// body movements `ComposedNightRules` place in them (drawn with a seeded generator: same inputs, same night).
-public struct ComposedNightPlan: Sendable {
+package struct ComposedNightPlan: Sendable {
     /// One labelled clip placed in the night.
-    public struct Placement: Sendable, Equatable {
+    package struct Placement: Sendable, Equatable {
         /// The clip's manifest class.
-        public var className: String
+        package var className: String
         /// The clip's file.
-        public var url: URL
+        package var url: URL
         /// Seconds from the night's start.
-        public var start: Double
+        package var start: Double
     }
 
     /// The scored stage of each 30-second epoch (nil: unscored).
-    public var stages: [SleepStage?]
+    package var stages: [SleepStage?]
     /// The clips, by start time.
-    public var placements: [Placement]
+    package var placements: [Placement]
     /// Start times (s) of the body movements.
-    public var movements: [Double]
+    package var movements: [Double]
     /// Epochs with snoring.
-    public var snoringEpochs: Set<Int>
+    package var snoringEpochs: Set<Int>
     /// Epochs with a body movement.
-    public var movementEpochs: Set<Int>
+    package var movementEpochs: Set<Int>
     /// The night's length (s).
-    public var duration: Double { Double(stages.count) * 30 }
+    package var duration: Double { Double(stages.count) * 30 }
 
     /// Draws a night.
     ///
@@ -36,7 +36,7 @@ public struct ComposedNightPlan: Sendable {
     ///   - rules: The rules.
     ///   - seed: The generator's seed.
     /// - Throws: `SleepCycleSdkError.invalidInput` when the clips lack a class the rules place.
-    public init(stages: [SleepStage?], clips: EventClipManifest, rules: ComposedNightRules, seed: UInt64) throws {
+    package init(stages: [SleepStage?], clips: EventClipManifest, rules: ComposedNightRules, seed: UInt64) throws {
         var byClass: [String: [URL]] = [:]
         for entry in clips.entries where rules.levelDbfs[entry.className] != nil {
             byClass[entry.className, default: []].append(entry.url)

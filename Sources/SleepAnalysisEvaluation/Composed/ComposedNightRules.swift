@@ -6,34 +6,34 @@ import SleepAnalysis
 /// The direction of every rule comes from the sleep literature cited in `Models/staging.md` (movement mostly in
 /// wake and at stage changes, rarest in deep sleep; snoring in NREM, rare in REM, never awake; talking in wake
 /// and light sleep); **the numbers themselves are assumptions**, not measured rates.
-public struct ComposedNightRules: Sendable {
+package struct ComposedNightRules: Sendable {
     /// Chance per epoch of a body movement (heard as a movement sound and felt by the accelerometer).
-    public var movement: [SleepStage: Double] = [.awake: 0.25, .light: 0.06, .deep: 0.01, .rem: 0.05]
+    package var movement: [SleepStage: Double] = [.awake: 0.25, .light: 0.06, .deep: 0.01, .rem: 0.05]
     /// Chance of a movement in an epoch whose stage differs from the previous epoch's (if higher).
-    public var movementAtTransition = 0.4
+    package var movementAtTransition = 0.4
     /// Chance that snoring starts in an epoch when the previous one had none.
-    public var snoringStart: [SleepStage: Double] = [.awake: 0, .light: 0.04, .deep: 0.1, .rem: 0.005]
+    package var snoringStart: [SleepStage: Double] = [.awake: 0, .light: 0.04, .deep: 0.1, .rem: 0.005]
     /// Chance that snoring goes on in an epoch when the previous one had it.
-    public var snoringContinue: [SleepStage: Double] = [.awake: 0, .light: 0.85, .deep: 0.9, .rem: 0.3]
+    package var snoringContinue: [SleepStage: Double] = [.awake: 0, .light: 0.85, .deep: 0.9, .rem: 0.3]
     /// Chance per epoch of a few spoken words (sleep talking stands in as awake speech clips).
-    public var talking: [SleepStage: Double] = [.awake: 0.03, .light: 0.01, .deep: 0, .rem: 0]
+    package var talking: [SleepStage: Double] = [.awake: 0.03, .light: 0.01, .deep: 0, .rem: 0]
     /// Chance per epoch of a cough.
-    public var coughing: [SleepStage: Double] = [.awake: 0.02, .light: 0.002, .deep: 0, .rem: 0]
+    package var coughing: [SleepStage: Double] = [.awake: 0.02, .light: 0.002, .deep: 0, .rem: 0]
     /// RMS level (dBFS) each placed clip is scaled to, by manifest class.
-    public var levelDbfs: [String: Double] = ["snoring": -30, "talking": -32, "coughing": -28, "movement": -32]
+    package var levelDbfs: [String: Double] = ["snoring": -30, "talking": -32, "coughing": -28, "movement": -32]
     /// RMS level (dBFS) of the quiet bedroom background.
-    public var roomToneDbfs = -58.0
+    package var roomToneDbfs = -58.0
     /// Accelerometer (phone on the mattress): noise (g, standard deviation) at rest.
-    public var restNoiseG = 0.001
+    package var restNoiseG = 0.001
     /// Accelerometer: breathing motion amplitude (g) at rest.
-    public var breathingMotionG = 0.002
+    package var breathingMotionG = 0.002
     /// Breathing rate (breaths per minute); snores come one per breath.
-    public var breathsPerMinute = 15.0
+    package var breathsPerMinute = 15.0
     /// Accelerometer: a body movement's burst, standard deviation (g).
-    public var movementBurstG = 0.08
+    package var movementBurstG = 0.08
     /// A body movement's length (s).
-    public var movementSeconds = 3.0
+    package var movementSeconds = 3.0
 
     /// The published rules.
-    public init() {}
+    package init() {}
 }

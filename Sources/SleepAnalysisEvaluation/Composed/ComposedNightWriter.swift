@@ -5,7 +5,7 @@ import SleepAnalysis
 /// in at their levels; the background is a 61-second loop of soft noise) and an accelerometer CSV of a phone on the mattress (10 Hz, `timestamp,x,y,z` in g:
 /// gravity, sensor noise and breathing motion at rest, a burst at each body movement). Both are streamed: one
 /// second of audio and only the clips sounding in it are held at a time.
-public enum ComposedNightWriter {
+package enum ComposedNightWriter {
     /// Accelerometer readings per second.
     static let accelerometerRate = 10
 
@@ -20,7 +20,7 @@ public enum ComposedNightWriter {
     ///     codec would: applied to the room tone's loop (circularly) and to each clip before they are mixed, which
     ///     by linearity is the night band-limited, bar the rare sample clipped at full scale.
     /// - Throws: `SleepCycleSdkError` when a clip cannot be read, band-limited or the file written.
-    public static func writeAudio(
+    package static func writeAudio(
         _ plan: ComposedNightPlan, rules: ComposedNightRules, to url: URL, seed: UInt64,
         bandLimit: EventBandLimit? = nil
     ) throws {
@@ -74,7 +74,7 @@ public enum ComposedNightWriter {
     ///   - url: The CSV file (replaced).
     ///   - seed: The noise's seed.
     /// - Throws: `SleepCycleSdkError.storageFailure` when the file cannot be written.
-    public static func writeAccelerometer(
+    package static func writeAccelerometer(
         _ plan: ComposedNightPlan, rules: ComposedNightRules, to url: URL, seed: UInt64
     ) throws {
         guard FileManager.default.createFile(atPath: url.path, contents: nil),

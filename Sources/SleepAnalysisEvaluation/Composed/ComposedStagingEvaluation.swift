@@ -5,9 +5,9 @@ import SleepAnalysis
 ///
 /// Composed nights test whether the sound and accelerometer modes stage plausibly when sounds and movements
 /// follow the stages by stated rules; they are not validation on real nights.
-public struct ComposedStagingEvaluation: Sendable, Codable {
+package struct ComposedStagingEvaluation: Sendable, Codable {
     /// The inputs a mode gives the SDK.
-    public enum Inputs: String, Sendable, Codable, CaseIterable {
+    package enum Inputs: String, Sendable, Codable, CaseIterable {
         /// The composed audio alone.
         case sound
         /// The composed accelerometer (phone on the mattress) alone.
@@ -15,42 +15,42 @@ public struct ComposedStagingEvaluation: Sendable, Codable {
         /// Both.
         case soundAndAccelerometer
         /// Whether the mode uses the audio.
-        public var usesAudio: Bool { self != .accelerometer }
+        package var usesAudio: Bool { self != .accelerometer }
         /// Whether the mode uses the accelerometer.
-        public var usesAccelerometer: Bool { self != .sound }
+        package var usesAccelerometer: Bool { self != .sound }
     }
 
     /// One mode's figures.
-    public struct Mode: Sendable, Codable {
+    package struct Mode: Sendable, Codable {
         /// The inputs.
-        public var inputs: Inputs
+        package var inputs: Inputs
         /// Whole-night agreement, all nights' epochs pooled.
-        public var wholeNight: StagingMetrics
+        package var wholeNight: StagingMetrics
         /// Real-time agreement, pooled.
-        public var realTime: StagingMetrics
+        package var realTime: StagingMetrics
         /// Nights with deep sleep within 15 minutes after the staged onset (whole night, real time).
-        public var deepWithin15MinutesNights: [String: Int]
+        package var deepWithin15MinutesNights: [String: Int]
         /// Of those, the nights whose hypnogram has no deep sleep within 15 minutes of its own onset: the early deep
         /// sleep is the stager's (whole night, real time).
-        public var deepWithin15MinutesUnscoredNights: [String: Int]
+        package var deepWithin15MinutesUnscoredNights: [String: Int]
         /// Nights whose hypnogram itself has deep sleep within 15 minutes of its onset.
-        public var scoredDeepWithin15MinutesNights: Int
+        package var scoredDeepWithin15MinutesNights: Int
         /// Mean over nights of the share of snoring epochs staged asleep (whole night).
-        public var snoringStagedAsleep: Double?
+        package var snoringStagedAsleep: Double?
         /// Mean over nights of the share of moving-awake epochs staged awake (whole night).
-        public var movingWakeStagedAwake: Double?
+        package var movingWakeStagedAwake: Double?
         /// Nights whose result says the audio was band-limited (`AnalysisWarning.Kind.bandLimitedAudio`: the events
         /// detector ran its band-limited model).
-        public var bandLimitedAudioNights: Int
+        package var bandLimitedAudioNights: Int
         /// Per night.
-        public var nights: [ComposedNightOutcome]
+        package var nights: [ComposedNightOutcome]
 
         /// Pools the nights of a mode.
         ///
         /// - Parameters:
         ///   - inputs: The mode's inputs.
         ///   - nights: Its outcome on each night.
-        public init(inputs: Inputs, nights: [ComposedNightOutcome]) {
+        package init(inputs: Inputs, nights: [ComposedNightOutcome]) {
             self.inputs = inputs
             self.nights = nights
             wholeNight = StagingMetrics(pairs: nights.flatMap(\.pairs.wholeNight))
@@ -78,13 +78,13 @@ public struct ComposedStagingEvaluation: Sendable, Codable {
     }
 
     /// What the nights were composed from.
-    public var hours: Double
+    package var hours: Double
     /// The band limit the composed audio was put through (`EventBandLimit`'s name), or "full band".
-    public var audio: String
+    package var audio: String
     /// Per mode.
-    public var modes: [Mode]
+    package var modes: [Mode]
     /// Heart rate is not composed: no rule ties a heart-rate stream to stages well enough to stand in for it.
-    public var heartRate = "not composed"
+    package var heartRate = "not composed"
 
     /// Collects the modes.
     ///
@@ -92,7 +92,7 @@ public struct ComposedStagingEvaluation: Sendable, Codable {
     ///   - hours: The length of each night.
     ///   - modes: The modes.
     ///   - bandLimit: The band limit of the composed audio (nil: full band).
-    public init(hours: Double, modes: [Mode], bandLimit: EventBandLimit? = nil) {
+    package init(hours: Double, modes: [Mode], bandLimit: EventBandLimit? = nil) {
         self.hours = hours
         audio = bandLimit?.rawValue ?? "full band"
         self.modes = modes

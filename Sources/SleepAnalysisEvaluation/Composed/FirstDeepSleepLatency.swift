@@ -9,7 +9,7 @@ import SleepAnalysis
 ///
 /// - Parameter stages: One stage per epoch; nil for an epoch without one (not staged or not scored).
 /// - Returns: The latency in minutes, a multiple of 0.5.
-public func firstDeepSleepMinutesAfterOnset(_ stages: [SleepStage?]) -> Double? {
+package func firstDeepSleepMinutesAfterOnset(_ stages: [SleepStage?]) -> Double? {
     guard let onset = stages.firstIndex(where: { $0 != nil && $0 != .awake }),
         let deep = stages[onset...].firstIndex(of: .deep)
     else { return nil }

@@ -4,17 +4,17 @@ import SleepAnalysis
 /// An expert hypnogram of one Sleep-EDF cassette night, as the `epoch,onset_s,stage_rk` CSVs of
 /// `shared/data/staging/sleepedf_hypnograms/epochs` (R&K: `W`, `1`–`4`, `R`; anything else is unscored).
 /// Stages 1 and 2 are light sleep, 3 and 4 deep, as in the staging model card.
-public struct SleepEDFHypnogram: Sendable {
+package struct SleepEDFHypnogram: Sendable {
     /// The night's name (the file name without `.csv`).
-    public var name: String
+    package var name: String
     /// One stage per 30-second epoch from the start of the recording; nil where the epoch is unscored.
-    public var stages: [SleepStage?]
+    package var stages: [SleepStage?]
 
     /// Reads a hypnogram CSV.
     ///
     /// - Parameter url: The CSV file.
     /// - Throws: `SleepCycleSdkError.invalidInput` when it cannot be read or has no `stage_rk` column.
-    public init(url: URL) throws {
+    package init(url: URL) throws {
         let text: String
         do {
             text = try String(contentsOf: url, encoding: .utf8)
@@ -36,7 +36,7 @@ public struct SleepEDFHypnogram: Sendable {
     ///
     /// - Parameter directory: The `epochs` folder.
     /// - Throws: `SleepCycleSdkError.invalidInput` when the folder cannot be listed or holds no CSV.
-    public static func files(in directory: URL) throws -> [URL] {
+    package static func files(in directory: URL) throws -> [URL] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
             throw SleepCycleSdkError.invalidInput("\(directory.path): cannot list the hypnograms")
         }
@@ -63,7 +63,7 @@ public struct SleepEDFHypnogram: Sendable {
     ///   - hours: The length of the stretch.
     ///   - leadMinutes: Minutes kept before sleep onset.
     /// - Returns: The stages of the stretch, or nil when the night has no sleep.
-    public func excerpt(hours: Double, leadMinutes: Double = 30) -> [SleepStage?]? {
+    package func excerpt(hours: Double, leadMinutes: Double = 30) -> [SleepStage?]? {
         guard let onset = stages.firstIndex(where: { $0 != nil && $0 != .awake }) else { return nil }
         let start = max(0, onset - Int(leadMinutes * 2))
         let end = min(stages.count, start + Int(hours * 120))

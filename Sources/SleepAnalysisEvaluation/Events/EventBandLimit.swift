@@ -6,7 +6,7 @@ import SleepAnalysis
 /// copy. The feature export makes these copies of the clips so the event classifier learns events without their
 /// upper band (`sleepanalysis features events --band-limit`); the clip evaluation scores them
 /// (`sleepanalysis evaluate events --band-limit`).
-public enum EventBandLimit: String, Sendable, CaseIterable {
+package enum EventBandLimit: String, Sendable, CaseIterable {
     /// Down to 8 kHz and back to 16 kHz through the package's own resampler (libsoxr, high quality), as an 8-kHz
     /// recording reaches the analysis.
     case resampled8kHz = "8k"
@@ -19,7 +19,7 @@ public enum EventBandLimit: String, Sendable, CaseIterable {
     case opus = "opus"
 
     /// The Opus copy's target bit rate.
-    public static let opusBitsPerSecond = 12_000
+    package static let opusBitsPerSecond = 12_000
 
     /// The copy of `samples`, the same length.
     ///
@@ -27,7 +27,7 @@ public enum EventBandLimit: String, Sendable, CaseIterable {
     /// - Returns: The band-limited samples, as many as given.
     /// - Throws: `SleepCycleSdkError.dataSourceFailure` when the resampler fails; for `opus`, `.invalidInput` for
     ///   no samples or a non-finite one and `.storageFailure` when the temporary file cannot be written.
-    public func apply(to samples: [Float]) throws -> [Float] {
+    package func apply(to samples: [Float]) throws -> [Float] {
         let copy: [Float]
         switch self {
         case .resampled8kHz:

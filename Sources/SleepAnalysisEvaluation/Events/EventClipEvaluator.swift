@@ -7,14 +7,14 @@ import SleepAnalysis
 /// every type enabled; its predicted label is the type of the detected event with the highest probability, or
 /// none when nothing was detected. Negatives (`breathing`, `other`, any class that is not an `EventType`)
 /// count as none.
-public struct EventClipEvaluator: Sendable {
+package struct EventClipEvaluator: Sendable {
     /// The model under test.
-    public let model: EventClassifierModel
+    package let model: EventClassifierModel
 
     /// Creates an evaluator.
     ///
     /// - Parameter model: The model to run (`EventClassifierModel.bundled()` for the shipped one).
-    public init(model: EventClassifierModel) {
+    package init(model: EventClassifierModel) {
         self.model = model
     }
 
@@ -23,7 +23,7 @@ public struct EventClipEvaluator: Sendable {
     /// - Parameter samples: Mono 16 kHz samples (padded as `EventClipAudio` does).
     /// - Returns: The most probable detected type, or nil.
     /// - Throws: `SleepCycleSdkError` when the front end or the detector cannot be set up.
-    public func predict(samples: [Float]) throws -> EventType? {
+    package func predict(samples: [Float]) throws -> EventType? {
         let events = try detect(samples: samples)
         return events.max { $0.probability < $1.probability }?.type
     }
@@ -33,7 +33,7 @@ public struct EventClipEvaluator: Sendable {
     /// - Parameter samples: Mono 16 kHz samples.
     /// - Returns: The complete events, in the order they ended.
     /// - Throws: `SleepCycleSdkError` when the front end or the detector cannot be set up.
-    public func detect(samples: [Float]) throws -> [Event] {
+    package func detect(samples: [Float]) throws -> [Event] {
         let frontEnd = try FrontEnd()
         let detector = try EventDetector(
             model: model, enabledTypes: Set(EventType.allCases), sessionId: UUID(),
@@ -61,7 +61,7 @@ public struct EventClipEvaluator: Sendable {
     /// - Returns: Per-type precision, recall and F1, macro-F1 and the confusion matrix.
     /// - Throws: `SleepCycleSdkError.invalidInput` when a clip cannot be read, and the copy's errors
     ///   (`EventBandLimit.apply(to:)`).
-    public func evaluate(
+    package func evaluate(
         _ manifest: EventClipManifest,
         bandLimit: EventBandLimit? = nil,
         progress: (Int, Int) -> Void = { _, _ in }

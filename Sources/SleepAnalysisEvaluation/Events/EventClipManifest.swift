@@ -4,19 +4,19 @@ import SleepAnalysis
 /// A labelled clip set laid out like `shared/data/audio`: a tab-separated `MANIFEST.tsv` with at least the
 /// columns `class` and `file` (relative to the set's root). A class that is an `EventType` name is an event;
 /// any other class (`breathing`, `other`, …) is a negative: the clip should yield no event.
-public struct EventClipManifest: Sendable {
+package struct EventClipManifest: Sendable {
     /// One clip.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The clip's audio file.
-        public var url: URL
+        package var url: URL
         /// The class as written in the manifest.
-        public var className: String
+        package var className: String
         /// The event type, or nil for a negative.
-        public var type: EventType? { EventType(rawValue: className) }
+        package var type: EventType? { EventType(rawValue: className) }
     }
 
     /// The clips, in manifest order.
-    public var entries: [Entry]
+    package var entries: [Entry]
 
     /// Reads a manifest.
     ///
@@ -25,7 +25,7 @@ public struct EventClipManifest: Sendable {
     ///   - root: The folder the `file` column is relative to.
     /// - Throws: `SleepCycleSdkError.invalidInput` when the file cannot be read, lacks the `class` or `file`
     ///   column, or has a row with too few fields.
-    public init(manifest: URL, root: URL) throws {
+    package init(manifest: URL, root: URL) throws {
         let text: String
         do {
             text = try String(contentsOf: manifest, encoding: .utf8)

@@ -2,36 +2,36 @@ import Foundation
 import SleepAnalysis
 
 /// Clip-level scores of the event detector on a labelled clip set (the `evaluate events` JSON).
-public struct EventClipReport: Sendable, Codable, Equatable {
+package struct EventClipReport: Sendable, Codable, Equatable {
     /// Precision, recall, F1 and support of one event type.
-    public struct ClassScore: Sendable, Codable, Equatable {
+    package struct ClassScore: Sendable, Codable, Equatable {
         /// Share of clips labelled with the type that truly are of it.
-        public var precision: Double
+        package var precision: Double
         /// Share of the type's clips labelled with it.
-        public var recall: Double
+        package var recall: Double
         /// Harmonic mean of precision and recall.
-        public var f1: Double
+        package var f1: Double
         /// Clips of the type in the set.
-        public var support: Int
+        package var support: Int
     }
 
     /// Mean F1 over the event types present in the set.
-    public var macroF1: Double
+    package var macroF1: Double
     /// Scores per event type present in the set (keys: `EventType` raw values).
-    public var classes: [String: ClassScore]
+    package var classes: [String: ClassScore]
     /// Counts of (true label -> predicted label); labels are type names or `none`.
-    public var confusion: [String: [String: Int]]
+    package var confusion: [String: [String: Int]]
     /// Clips scored.
-    public var clips: Int
+    package var clips: Int
 
     /// The label used for "no event" (negatives, and clips where nothing was detected).
-    public static let noneLabel = "none"
+    package static let noneLabel = "none"
 
     /// Scores predicted labels against true labels.
     ///
     /// - Parameter pairs: (true label, predicted label) per clip: an `EventType` or nil for "no event".
     /// - Returns: The report over the event types that occur among the true labels.
-    public static func score(_ pairs: [(truth: EventType?, predicted: EventType?)]) -> EventClipReport {
+    package static func score(_ pairs: [(truth: EventType?, predicted: EventType?)]) -> EventClipReport {
         let present = Set(pairs.compactMap(\.truth))
         var classes: [String: ClassScore] = [:]
         for type in present {

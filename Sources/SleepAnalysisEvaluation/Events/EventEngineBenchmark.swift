@@ -2,24 +2,24 @@ import Foundation
 import SleepAnalysis
 
 /// Measures the event engine's speed on synthetic audio or a recording (for `sleepanalysis-bench events`).
-public enum EventEngineBenchmark {
+package enum EventEngineBenchmark {
     /// Timings of one run: CPU time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`), so that other load on the
     /// machine does not inflate them; everything runs on that one thread.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Seconds of audio processed.
-        public var audioSeconds: Double
+        package var audioSeconds: Double
         /// Time spent in the front end (log-mel, levels).
-        public var frontEndSeconds: Double
+        package var frontEndSeconds: Double
         /// Time spent in the event detector (pooling, network, tracking).
-        public var detectorSeconds: Double
+        package var detectorSeconds: Double
         /// Events the detector reported.
-        public var eventCount: Int
+        package var eventCount: Int
         /// The same events counted by type.
-        public var eventCountByType: [EventType: Int]
+        package var eventCountByType: [EventType: Int]
         /// Windows classified.
-        public var windowCount: Int
+        package var windowCount: Int
         /// Windows on which every network of the model ran (fewer than `windowCount` with a cascade gate).
-        public var windowsWithEveryMember: Int
+        package var windowsWithEveryMember: Int
     }
 
     /// Runs the front end and the detector (every type enabled) over `hours` of synthetic bedroom audio: room
@@ -30,7 +30,7 @@ public enum EventEngineBenchmark {
     ///   - model: The model to run.
     /// - Returns: The timings.
     /// - Throws: `SleepCycleSdkError` when the front end or the detector cannot be set up.
-    public static func run(hours: Double, model: EventClassifierModel) throws -> Result {
+    package static func run(hours: Double, model: EventClassifierModel) throws -> Result {
         let seconds = Int(hours * 3600)
         var state: UInt64 = 12_345
         var second = 0
@@ -58,7 +58,7 @@ public enum EventEngineBenchmark {
     /// - Returns: The timings.
     /// - Throws: `SleepCycleSdkError.invalidInput` for an unreadable file, or when the front end or the detector
     ///   cannot be set up.
-    public static func run(file: URL, model: EventClassifierModel) throws -> Result {
+    package static func run(file: URL, model: EventClassifierModel) throws -> Result {
         let reader = try AudioFileReader(url: file)
         let resampler = try Resampler(inputRate: reader.sampleRate, outputRate: 16_000, channelCount: 1)
         var pending: [Float] = []

@@ -7,9 +7,9 @@ import SleepAnalysis
 ///
 /// File format, per input: little-endian `Int32` rows (windows), `Int32` columns (features), `Int32` frames in
 /// the stream, then rows × columns `Float32`, window after window.
-public struct EventFeatureExporter: Sendable {
+package struct EventFeatureExporter: Sendable {
     /// Creates an exporter.
-    public init() {}
+    package init() {}
 
     /// Runs the package's front end over one clip.
     ///
@@ -76,7 +76,7 @@ public struct EventFeatureExporter: Sendable {
     ///   - bandLimit: Export a band-limited copy of the audio instead of the audio as recorded.
     /// - Throws: `SleepCycleSdkError.invalidInput` for unreadable audio, `.storageFailure` when the output
     ///   cannot be written.
-    public func export(_ input: URL, to output: URL, logMelOutput: URL? = nil, bandLimit: EventBandLimit? = nil) throws
+    package func export(_ input: URL, to output: URL, logMelOutput: URL? = nil, bandLimit: EventBandLimit? = nil) throws
     {
         var samples = try EventClipAudio.load(input)
         if let bandLimit { samples = try bandLimit.apply(to: samples) }

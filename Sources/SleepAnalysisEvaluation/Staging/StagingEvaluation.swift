@@ -3,23 +3,23 @@ import SleepAnalysis
 
 /// Runs a staging model over labelled nights and scores it against the polysomnography, in real time
 /// (causal predictions) and over the whole night. Epochs without a PSG score are not counted.
-public struct StagingEvaluation: Sendable, Codable {
+package struct StagingEvaluation: Sendable, Codable {
     /// One subject's figures.
-    public struct Subject: Sendable, Codable {
+    package struct Subject: Sendable, Codable {
         /// The subject identifier.
-        public var subject: String
+        package var subject: String
         /// Whole-night figures.
-        public var wholeNight: StagingMetrics
+        package var wholeNight: StagingMetrics
         /// Real-time figures.
-        public var realTime: StagingMetrics
+        package var realTime: StagingMetrics
     }
 
     /// Whole-night figures, all epochs pooled.
-    public var wholeNight: StagingMetrics
+    package var wholeNight: StagingMetrics
     /// Real-time (causal) figures, all epochs pooled.
-    public var realTime: StagingMetrics
+    package var realTime: StagingMetrics
     /// Per-subject figures, in subject order.
-    public var subjects: [Subject]
+    package var subjects: [Subject]
 
     /// Evaluates nights.
     ///
@@ -27,7 +27,7 @@ public struct StagingEvaluation: Sendable, Codable {
     ///   - nights: the labelled nights.
     ///   - model: the model for each subject (e.g. the bundled one, or a leave-one-subject-out model).
     /// - Throws: whatever `model` throws.
-    public init(nights: [WalchNight], model: (String) throws -> StagingModel) rethrows {
+    package init(nights: [WalchNight], model: (String) throws -> StagingModel) rethrows {
         var pooledWhole: [(truth: SleepStage, predicted: SleepStage)] = []
         var pooledCausal: [(truth: SleepStage, predicted: SleepStage)] = []
         subjects = []
@@ -57,7 +57,7 @@ public struct StagingEvaluation: Sendable, Codable {
     ///   - night: The night, with its epoch inputs.
     ///   - model: The staging model.
     /// - Returns: the whole-night and the real-time predictions, one per epoch of the night.
-    public static func predict(
+    package static func predict(
         night: WalchNight, model: StagingModel
     )
         -> (wholeNight: [SleepStagePrediction], realTime: [SleepStagePrediction])

@@ -8,9 +8,9 @@ import SleepAnalysis
 /// the activity-and-heart-rate extractor in the causal context (prefixed `causal.`) and in the whole-night
 /// context (prefixed `whole.`). The activity-only and heart-rate-only variants read subsets of these columns:
 /// activity features never depend on heart rate and vice versa.
-public enum StagingFeatureTable {
+package enum StagingFeatureTable {
     /// The CSV header line (without newline).
-    public static var header: String {
+    package static var header: String {
         let causal = StagingFeatureExtractor(inputs: .activityAndHeartRate, context: .causal).featureNames
         let whole = StagingFeatureExtractor(inputs: .activityAndHeartRate, context: .wholeNight).featureNames
         return (["subject", "epoch", "psg"] + causal.map { "causal.\($0)" } + whole.map { "whole.\($0)" })
@@ -21,7 +21,7 @@ public enum StagingFeatureTable {
     ///
     /// - Parameter night: a labelled night.
     /// - Returns: the lines, without newlines.
-    public static func rows(for night: WalchNight) -> [String] {
+    package static func rows(for night: WalchNight) -> [String] {
         let causal = StagingFeatureExtractor(inputs: .activityAndHeartRate, context: .causal)
         let whole = StagingFeatureExtractor(inputs: .activityAndHeartRate, context: .wholeNight)
         var series = NightSeries()

@@ -3,50 +3,50 @@ import SleepAnalysis
 
 /// Agreement between scored and predicted stages over pooled epochs: accuracy, Cohen's kappa and recalls,
 /// for four classes, for wake / NREM / REM, and for sleep / wake.
-public struct StagingMetrics: Sendable, Hashable, Codable {
+package struct StagingMetrics: Sendable, Hashable, Codable {
     /// Four classes (awake, light, deep, REM).
-    public struct FourClass: Sendable, Hashable, Codable {
+    package struct FourClass: Sendable, Hashable, Codable {
         /// Fraction of epochs staged correctly.
-        public var accuracy: Double
+        package var accuracy: Double
         /// Cohen's kappa.
-        public var kappa: Double
+        package var kappa: Double
         /// Recall of each stage (by `SleepStage` raw value); a stage never scored is left out.
-        public var perStageRecall: [String: Double]
+        package var perStageRecall: [String: Double]
     }
 
     /// Wake / NREM / REM.
-    public struct ThreeClass: Sendable, Hashable, Codable {
+    package struct ThreeClass: Sendable, Hashable, Codable {
         /// Fraction of epochs staged correctly.
-        public var accuracy: Double
+        package var accuracy: Double
         /// Cohen's kappa.
-        public var kappa: Double
+        package var kappa: Double
     }
 
     /// Sleep / wake.
-    public struct SleepWake: Sendable, Hashable, Codable {
+    package struct SleepWake: Sendable, Hashable, Codable {
         /// Fraction of epochs staged correctly.
-        public var accuracy: Double
+        package var accuracy: Double
         /// Cohen's kappa.
-        public var kappa: Double
+        package var kappa: Double
         /// Fraction of scored wake epochs predicted awake.
-        public var wakeSpecificity: Double
+        package var wakeSpecificity: Double
         /// Fraction of scored sleep epochs predicted asleep.
-        public var sleepSensitivity: Double
+        package var sleepSensitivity: Double
     }
 
     /// Number of epochs compared.
-    public var epochs: Int
+    package var epochs: Int
     /// Four-class figures.
-    public var fourClass: FourClass
+    package var fourClass: FourClass
     /// Wake / NREM / REM figures.
-    public var threeClass: ThreeClass
+    package var threeClass: ThreeClass
     /// Sleep / wake figures.
-    public var sleepWake: SleepWake
+    package var sleepWake: SleepWake
 
     /// Computes the figures for pairs of scored and predicted stages.
     ///
     /// - Parameter pairs: (scored, predicted) per epoch.
-    public init(pairs: [(truth: SleepStage, predicted: SleepStage)]) {
+    package init(pairs: [(truth: SleepStage, predicted: SleepStage)]) {
         epochs = pairs.count
         let order = StagingModel.stageOrder
         let index: (SleepStage) -> Int = { stage in order.firstIndex(of: stage) ?? 0 }

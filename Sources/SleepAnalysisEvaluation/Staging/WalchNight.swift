@@ -9,25 +9,25 @@ import SleepAnalysis
 /// rows' PSG labels match `labels/` exactly (times are `offset + 3600 × time_feature`). The night fed to the
 /// stager runs from the first to the last valid row; epochs in between without a row get no activity count.
 /// Heart rate comes from the raw series (readings inside each epoch). Only valid rows are scored.
-public struct WalchNight: Sendable {
+package struct WalchNight: Sendable {
     /// The subject identifier (the file-name prefix).
-    public var subjectId: String
+    package var subjectId: String
     /// The session start: PSG time 0, mapped to `WalchNight.referenceDate`.
-    public var sessionStart: Date
+    package var sessionStart: Date
     /// Contiguous epochs from the first to the last valid row.
-    public var epochs: [EpochFeatures]
+    package var epochs: [EpochFeatures]
     /// The PSG stage of each epoch (0 wake, 1 N1, 2 N2, 3 N3, 4 N4, 5 REM), nil where not scored.
-    public var labels: [Int?]
+    package var labels: [Int?]
 
     /// The date PSG time 0 is mapped to (the data set carries no wall-clock time).
-    public static let referenceDate = Date(timeIntervalSince1970: 1_500_000_000)
+    package static let referenceDate = Date(timeIntervalSince1970: 1_500_000_000)
 
     /// The subject identifiers under `root`, sorted (from `labels/*_labeled_sleep.txt`).
     ///
     /// - Parameter root: the data set directory.
     /// - Returns: the identifiers.
     /// - Throws: `SleepCycleSdkError.invalidInput` when `labels/` cannot be listed or is empty.
-    public static func subjectIds(root: URL) throws -> [String] {
+    package static func subjectIds(root: URL) throws -> [String] {
         let labels = root.appendingPathComponent("labels")
         let names: [String]
         do {
@@ -48,7 +48,7 @@ public struct WalchNight: Sendable {
     ///   - subjectId: the identifier.
     ///   - root: the data set directory.
     /// - Throws: `SleepCycleSdkError.invalidInput` for a missing or malformed file, or rows that match no offset.
-    public init(subjectId: String, root: URL) throws {
+    package init(subjectId: String, root: URL) throws {
         self.subjectId = subjectId
         sessionStart = Self.referenceDate
         let featureDirectory = root.appendingPathComponent("features_walch_pipeline")
@@ -90,7 +90,7 @@ public struct WalchNight: Sendable {
     ///
     /// - Parameter code: the PSG code.
     /// - Returns: the stage, or nil.
-    public static func stage(fromPSG code: Int) -> SleepStage? {
+    package static func stage(fromPSG code: Int) -> SleepStage? {
         switch code {
         case 0: .awake
         case 1, 2: .light

@@ -2,35 +2,35 @@ import Foundation
 import SleepAnalysis
 
 /// The stereo assignment figures of one channel separation over a set of composed scenes.
-public struct StereoAssignmentReport: Sendable, Codable {
+package struct StereoAssignmentReport: Sendable, Codable {
     /// The preset's name.
-    public var preset: String
+    package var preset: String
     /// The scenes' geometry (`bedside`, `centered`, or `mixed`).
-    public var geometry: String
+    package var geometry: String
     /// Scenes evaluated.
-    public var scenes: Int
+    package var scenes: Int
     /// True events in them.
-    public var events: Int
+    package var events: Int
     /// Events the detector stand-in reported on at least one channel.
-    public var detected: Int
+    package var detected: Int
     /// Detected events given to at least one sleeper.
-    public var assigned: Int
+    package var assigned: Int
     /// Detected events outside the ambiguity zone (decided by the cues).
-    public var outsideZone: Int
+    package var outsideZone: Int
     /// Share of those given to the right sleeper (and only to them).
-    public var accuracyOutsideZone: Double
+    package var accuracyOutsideZone: Double
     /// Share of detected events inside the ambiguity zone (decided by the configured resolution).
-    public var shareInsideZone: Double
+    package var shareInsideZone: Double
     /// Share of detected events too weak to assign (minimum detection confidence).
-    public var shareBelowConfidence: Double
+    package var shareBelowConfidence: Double
     /// Share of detected events given to the right sleeper alone, whatever the zone.
-    public var overallAccuracy: Double
+    package var overallAccuracy: Double
     /// Counts by true owner, then assignment (`primary`, `secondary`, `both`, `neither`).
-    public var confusion: [String: [String: Int]]
+    package var confusion: [String: [String: Int]]
     /// Mean absolute error of the measured time difference, milliseconds (events where it was measured).
-    public var meanTimeDifferenceErrorMs: Double?
+    package var meanTimeDifferenceErrorMs: Double?
     /// Mean absolute error of the measured level difference against the direct paths', dB.
-    public var meanLevelDifferenceErrorDb: Double?
+    package var meanLevelDifferenceErrorDb: Double?
 
     /// Summarises outcomes.
     ///
@@ -39,7 +39,7 @@ public struct StereoAssignmentReport: Sendable, Codable {
     ///   - preset: The preset's name.
     ///   - geometry: The scenes' geometry.
     ///   - scenes: How many scenes the outcomes come from.
-    public init(outcomes: [StereoEventOutcome], preset: String, geometry: String, scenes: Int) {
+    package init(outcomes: [StereoEventOutcome], preset: String, geometry: String, scenes: Int) {
         self.preset = preset
         self.geometry = geometry
         self.scenes = scenes

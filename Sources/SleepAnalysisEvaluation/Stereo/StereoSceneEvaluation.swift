@@ -2,29 +2,29 @@ import Foundation
 import SleepAnalysis
 
 /// What happened to one true event of a composed stereo scene.
-public struct StereoEventOutcome: Sendable, Codable {
+package struct StereoEventOutcome: Sendable, Codable {
     /// The sleeper who made it.
-    public var owner: AnalysisChannel
+    package var owner: AnalysisChannel
     /// Its kind.
-    public var type: EventType
+    package var type: EventType
     /// Where it went: `primary`, `secondary`, `both` or `neither`.
-    public var assignment: String
+    package var assignment: String
     /// Whether the detector (stand-in) reported it on at least one channel.
-    public var detected: Bool
+    package var detected: Bool
     /// Its position, −1 (secondary) … +1 (primary), when it was detected.
-    public var position: Double?
+    package var position: Double?
     /// Whether the position fell inside the ambiguity zone (the configured resolution decided).
-    public var insideAmbiguityZone: Bool
+    package var insideAmbiguityZone: Bool
     /// Whether it was too weakly detected to be assigned (minimum detection confidence).
-    public var belowConfidence: Bool
+    package var belowConfidence: Bool
     /// The measured time difference, seconds, when measured.
-    public var measuredDelay: Double?
+    package var measuredDelay: Double?
     /// The true time difference, seconds.
-    public var expectedDelay: Double
+    package var expectedDelay: Double
     /// The measured level difference, dB, when measured.
-    public var measuredLevelDifference: Double?
+    package var measuredLevelDifference: Double?
     /// The true direct-path level difference, dB.
-    public var expectedLevelDifference: Double
+    package var expectedLevelDifference: Double
 }
 
 /// Runs the stereo event assignment of the SDK (`StereoCueFrames` cues, `StereoEventArbiter`,
@@ -33,7 +33,7 @@ public struct StereoEventOutcome: Sendable, Codable {
 /// Each channel's detector is `GroundTruthEventsEngine` (the true events, with a detection probability from the
 /// event's SNR on that channel), so the figures measure the spatial assignment, not the detector. That engine does
 /// not tell its `eventReach`, so the cues of every frame are measured.
-public enum StereoSceneEvaluation {
+package enum StereoSceneEvaluation {
     /// Evaluates one scene.
     ///
     /// - Parameters:
@@ -43,7 +43,7 @@ public enum StereoSceneEvaluation {
     /// - Returns: One outcome per true event, in the truth's order.
     /// - Throws: `SleepCycleSdkError.invalidInput` for an unreadable or non-stereo file, `.invalidConfiguration`
     ///   for a bad `config`.
-    public static func evaluate(
+    package static func evaluate(
         audio: URL, truth: StereoSceneTruth, config: ChannelSeparationConfig
     ) throws -> [StereoEventOutcome] {
         try config.validate()

@@ -11,7 +11,7 @@ import Foundation
 /// `memberConvolutions`): the classifier averages their outputs, on every window or, with a cascade gate (header
 /// `cascadeGate`), only where the first network hears an event, and per type over all members or over the set the
 /// header's `memberTypes` lists for it.
-public final class EventClassifierModel: Sendable {
+package final class EventClassifierModel: Sendable {
     /// The file's magic bytes.
     static let magic = Array("SAEVTMDL".utf8)
     /// The file versions this build reads (1: perceptron over the statistics, 2: with the convolutional front).
@@ -104,7 +104,7 @@ public final class EventClassifierModel: Sendable {
     let referenceOutput: [Float]
 
     /// The event types this model can report (those with an output).
-    public var detectableTypes: Set<EventType> { Set(outputTypes.compactMap { $0 }) }
+    package var detectableTypes: Set<EventType> { Set(outputTypes.compactMap { $0 }) }
 
     /// Loads a model file.
     ///
@@ -112,7 +112,7 @@ public final class EventClassifierModel: Sendable {
     /// - Returns: The model.
     /// - Throws: `SleepCycleSdkError.modelUnavailable` when the file cannot be read,
     ///   `.modelIntegrityCheckFailed` when it is truncated, corrupt or of another version.
-    public static func load(from url: URL) throws -> EventClassifierModel {
+    package static func load(from url: URL) throws -> EventClassifierModel {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -128,7 +128,7 @@ public final class EventClassifierModel: Sendable {
     /// - Returns: The bundled model.
     /// - Throws: `SleepCycleSdkError.modelUnavailable` when the build has no bundled model,
     ///   `.modelIntegrityCheckFailed` when it is corrupt.
-    public static func bundled() throws -> EventClassifierModel {
+    package static func bundled() throws -> EventClassifierModel {
         try load(from: try BundledResources.model("events.bin"))
     }
 
@@ -142,7 +142,7 @@ public final class EventClassifierModel: Sendable {
     /// - Returns: The bundled band-limited model.
     /// - Throws: `SleepCycleSdkError.modelUnavailable` when the build has no bundled model,
     ///   `.modelIntegrityCheckFailed` when it is corrupt.
-    public static func bundledBandLimited() throws -> EventClassifierModel {
+    package static func bundledBandLimited() throws -> EventClassifierModel {
         try load(from: try BundledResources.model("\(bandLimitedName).bin"))
     }
 

@@ -11,17 +11,17 @@ import Foundation
 /// `maximumGap` seconds apart form one movement; its probability grows with how far the peak level rose above
 /// the threshold (0.5 at the threshold, towards 1 at four times it). Because the threshold is relative to the
 /// device's own noise floor, a phone on the mattress and a wrist device both detect movements.
-public struct AccelerometerMovementDetector: Sendable {
+package struct AccelerometerMovementDetector: Sendable {
     /// The session the events belong to.
-    public let sessionId: UUID
+    package let sessionId: UUID
     /// Level above the noise floor, as a factor, that marks a moving second.
-    public let relativeThreshold: Double
+    package let relativeThreshold: Double
     /// Smallest level, in g, that can mark a moving second.
-    public let absoluteThreshold: Double
+    package let absoluteThreshold: Double
     /// Largest quiet gap, in seconds, inside one movement.
-    public let maximumGap: TimeInterval
+    package let maximumGap: TimeInterval
     /// How many of the latest quiet seconds the noise floor is the median of.
-    public static let floorSeconds = 60
+    package static let floorSeconds = 60
 
     private var filter: MagnitudeBandPass?
     private var rateEstimator = AccelerometerRateEstimator()
@@ -44,7 +44,7 @@ public struct AccelerometerMovementDetector: Sendable {
     ///   - absoluteThreshold: minimum level in g (default 0.0005 g).
     ///   - maximumGap: largest quiet gap inside a movement, seconds (default 2).
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for a non-positive rate or threshold.
-    public init(
+    package init(
         sessionId: UUID, sampleRate: Double? = nil, relativeThreshold: Double = 4, absoluteThreshold: Double = 0.0005,
         maximumGap: TimeInterval = 2
     ) throws {
@@ -65,7 +65,7 @@ public struct AccelerometerMovementDetector: Sendable {
     ///
     /// - Parameter samples: accelerometer readings, in g.
     /// - Returns: completed movement events.
-    public mutating func add(_ samples: [AccelerometerSample]) -> [Event] {
+    package mutating func add(_ samples: [AccelerometerSample]) -> [Event] {
         guard filter == nil else { return samples.flatMap { process($0) } }
         guard let estimate = rateEstimator.add(samples) else { return [] }
         filter = MagnitudeBandPass(sampleRate: estimate.rate)
@@ -75,7 +75,7 @@ public struct AccelerometerMovementDetector: Sendable {
     /// Ends the input and returns the movement still open, if any.
     ///
     /// - Returns: the last movement event, or nothing.
-    public mutating func finish() -> [Event] {
+    package mutating func finish() -> [Event] {
         var events: [Event] = []
         if filter == nil, let estimate = rateEstimator.finish() {
             filter = MagnitudeBandPass(sampleRate: estimate.rate)

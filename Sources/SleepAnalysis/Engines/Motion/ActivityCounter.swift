@@ -18,9 +18,9 @@ import Foundation
 /// Counts are linear in the motion's amplitude (the floor scales with it); the stager normalises them per night
 /// (rank and mean scale), so a phone on the mattress (small counts) and a wrist device (large counts) give the same
 /// model inputs. The sample rate is given, or estimated from the timestamps (`AccelerometerRateEstimator`).
-public struct ActivityCounter: Sendable {
+package struct ActivityCounter: Sendable {
     /// The origin of the 30-second epoch grid.
-    public let sessionStart: Date
+    package let sessionStart: Date
 
     private var sampleRate: Double?
     private var rateEstimator = AccelerometerRateEstimator()
@@ -36,7 +36,7 @@ public struct ActivityCounter: Sendable {
     ///   - sessionStart: the start of the first epoch.
     ///   - sampleRate: samples per second, or nil to estimate it from the timestamps (`AccelerometerRateEstimator`).
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` when the rate is not positive and finite.
-    public init(sessionStart: Date, sampleRate: Double? = nil) throws {
+    package init(sessionStart: Date, sampleRate: Double? = nil) throws {
         if let sampleRate, !(sampleRate.isFinite && sampleRate > 0) {
             throw SleepCycleSdkError.invalidConfiguration("accelerometer sample rate must be positive")
         }
@@ -46,12 +46,12 @@ public struct ActivityCounter: Sendable {
     }
 
     /// The sample rate in use, nil until known.
-    public var estimatedSampleRate: Double? { sampleRate }
+    package var estimatedSampleRate: Double? { sampleRate }
 
     /// Adds samples (in time order); samples before the session start or in an epoch already closed are ignored.
     ///
     /// - Parameter samples: accelerometer readings, in g.
-    public mutating func add(_ samples: [AccelerometerSample]) {
+    package mutating func add(_ samples: [AccelerometerSample]) {
         guard filter == nil else {
             samples.forEach { accumulate($0) }
             return
@@ -63,7 +63,7 @@ public struct ActivityCounter: Sendable {
     ///
     /// - Parameter time: the current time of the data (not the wall clock, so a replay matches live).
     /// - Returns: one count per closed epoch with data; each epoch is returned once.
-    public mutating func closeEpochs(through time: Date) -> [ActivityCountSample] {
+    package mutating func closeEpochs(through time: Date) -> [ActivityCountSample] {
         let last = Int((time.timeIntervalSince(sessionStart) / EpochFeatures.duration).rounded(.down)) - 1
         return close(through: last)
     }
@@ -71,7 +71,7 @@ public struct ActivityCounter: Sendable {
     /// Returns the counts of every remaining epoch (at the end of the input).
     ///
     /// - Returns: one count per epoch with data, oldest first.
-    public mutating func finish() -> [ActivityCountSample] {
+    package mutating func finish() -> [ActivityCountSample] {
         if filter == nil, let estimate = rateEstimator.finish() { start(estimate) }
         return close(through: sums.keys.max() ?? closedThrough)
     }

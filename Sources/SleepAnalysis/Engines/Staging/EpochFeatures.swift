@@ -4,18 +4,18 @@ import Foundation
 ///
 /// The stager turns a night of these into model inputs itself (per-night normalisation, context windows),
 /// so callers only summarise what each sensor saw inside the epoch.
-public struct EpochFeatures: Sendable, Hashable, Codable {
+package struct EpochFeatures: Sendable, Hashable, Codable {
     /// The length of an epoch, in seconds.
-    public static let duration: TimeInterval = 30
+    package static let duration: TimeInterval = 30
 
     /// The start of the epoch.
-    public var start: Date
+    package var start: Date
     /// Activity count for the epoch (any device scale: the stager normalises per night), nil when unknown.
-    public var activityCount: Double?
+    package var activityCount: Double?
     /// Heart-rate summary for the epoch, nil without a wearable or without readings in the epoch.
-    public var heartRate: HeartRateEpochStats?
+    package var heartRate: HeartRateEpochStats?
     /// Audio cues for the epoch, nil when audio is not analysed.
-    public var audio: AudioEpochCues?
+    package var audio: AudioEpochCues?
 
     /// Creates an epoch.
     ///
@@ -24,7 +24,7 @@ public struct EpochFeatures: Sendable, Hashable, Codable {
     ///   - activityCount: the epoch's activity count, if an accelerometer or actigraph gave one.
     ///   - heartRate: the epoch's heart-rate summary, if a wearable gave readings.
     ///   - audio: the epoch's audio cues, if audio is analysed.
-    public init(
+    package init(
         start: Date, activityCount: Double? = nil, heartRate: HeartRateEpochStats? = nil, audio: AudioEpochCues? = nil
     ) {
         self.start = start
@@ -34,17 +34,17 @@ public struct EpochFeatures: Sendable, Hashable, Codable {
     }
 
     /// The epoch as a time interval.
-    public var interval: DateInterval { DateInterval(start: start, duration: Self.duration) }
+    package var interval: DateInterval { DateInterval(start: start, duration: Self.duration) }
 }
 
 /// Heart-rate readings inside one epoch, summarised.
-public struct HeartRateEpochStats: Sendable, Hashable, Codable {
+package struct HeartRateEpochStats: Sendable, Hashable, Codable {
     /// Mean beats per minute.
-    public var meanBpm: Double
+    package var meanBpm: Double
     /// Standard deviation of the readings (0 for a single reading).
-    public var standardDeviation: Double
+    package var standardDeviation: Double
     /// Number of readings.
-    public var sampleCount: Int
+    package var sampleCount: Int
 
     /// Creates a summary.
     ///
@@ -52,7 +52,7 @@ public struct HeartRateEpochStats: Sendable, Hashable, Codable {
     ///   - meanBpm: Mean beats per minute.
     ///   - standardDeviation: Standard deviation of the readings (0 for a single reading).
     ///   - sampleCount: Number of readings.
-    public init(meanBpm: Double, standardDeviation: Double, sampleCount: Int) {
+    package init(meanBpm: Double, standardDeviation: Double, sampleCount: Int) {
         self.meanBpm = meanBpm
         self.standardDeviation = standardDeviation
         self.sampleCount = sampleCount
@@ -62,7 +62,7 @@ public struct HeartRateEpochStats: Sendable, Hashable, Codable {
     ///
     /// - Parameter bpm: the readings that fall inside the epoch.
     /// - Returns: the summary, or nil.
-    public init?(bpm: [Double]) {
+    package init?(bpm: [Double]) {
         let valid = bpm.filter { HeartRateSample.plausibleBpm.contains($0) }
         guard !valid.isEmpty else { return nil }
         let mean = valid.reduce(0, +) / Double(valid.count)
@@ -72,17 +72,17 @@ public struct HeartRateEpochStats: Sendable, Hashable, Codable {
 }
 
 /// What the audio engines heard during one epoch. Every cue is optional.
-public struct AudioEpochCues: Sendable, Hashable, Codable {
+package struct AudioEpochCues: Sendable, Hashable, Codable {
     /// Fraction of the epoch covered by snoring, 0...1.
-    public var snoringFraction: Double?
+    package var snoringFraction: Double?
     /// Number of movement sounds (rustling, turning over) in the epoch.
-    public var movementSoundCount: Int?
+    package var movementSoundCount: Int?
     /// Mean A-weighted sound level, dB SPL.
-    public var meanDbA: Double?
+    package var meanDbA: Double?
     /// Breathing rate, breaths per minute.
-    public var breathingRate: Double?
+    package var breathingRate: Double?
     /// Regularity of breathing, 0 (erratic) ... 1 (metronomic).
-    public var breathingRegularity: Double?
+    package var breathingRegularity: Double?
 
     /// Creates audio cues.
     ///
@@ -92,7 +92,7 @@ public struct AudioEpochCues: Sendable, Hashable, Codable {
     ///   - meanDbA: Mean A-weighted sound level, dB SPL.
     ///   - breathingRate: Breathing rate, breaths per minute.
     ///   - breathingRegularity: Regularity of breathing, 0 (erratic) ... 1 (metronomic).
-    public init(
+    package init(
         snoringFraction: Double? = nil, movementSoundCount: Int? = nil, meanDbA: Double? = nil,
         breathingRate: Double? = nil, breathingRegularity: Double? = nil
     ) {

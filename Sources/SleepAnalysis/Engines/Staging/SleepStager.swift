@@ -18,13 +18,13 @@ import Foundation
 ///
 /// Epochs are placed on a 30-second grid that starts at the first epoch; a gap is filled with empty epochs,
 /// and an epoch at or before the last one is taken as the next.
-public struct SleepStager: Sendable {
+package struct SleepStager: Sendable {
     /// The model.
-    public let model: StagingModel
+    package let model: StagingModel
     /// When the session began (the origin of the time-since-start feature).
-    public let sessionStart: Date
+    package let sessionStart: Date
     /// The real-time predictions so far, one per epoch (gap epochs included).
-    public private(set) var realTimePredictions: [SleepStagePrediction] = []
+    package private(set) var realTimePredictions: [SleepStagePrediction] = []
 
     private var gridStart: Date?
     private var night = NightSeries()
@@ -44,20 +44,20 @@ public struct SleepStager: Sendable {
     /// - Parameters:
     ///   - model: the staging model (e.g. `StagingModel.bundled()`).
     ///   - sessionStart: when the session began.
-    public init(model: StagingModel, sessionStart: Date) {
+    package init(model: StagingModel, sessionStart: Date) {
         self.model = model
         self.sessionStart = sessionStart
     }
 
     /// Number of epochs staged so far.
-    public var epochCount: Int { night.count }
+    package var epochCount: Int { night.count }
 
     /// Adds the epoch that just closed and returns its real-time (causal) prediction.
     ///
     /// - Parameter epoch: the epoch's inputs.
     /// - Returns: the prediction for the epoch, from it and earlier epochs only.
     @discardableResult
-    public mutating func addEpoch(_ epoch: EpochFeatures) -> SleepStagePrediction {
+    package mutating func addEpoch(_ epoch: EpochFeatures) -> SleepStagePrediction {
         let origin = gridStart ?? epoch.start
         gridStart = origin
         let position = Int((epoch.start.timeIntervalSince(origin) / EpochFeatures.duration).rounded())
@@ -72,7 +72,7 @@ public struct SleepStager: Sendable {
 
     /// The inputs that staged most epochs so far (measured movement and heart rate where they were there, movement
     /// sounds standing in for movement otherwise, else the time of night); nil before any epoch.
-    public var basis: StagingBasis.Mode? {
+    package var basis: StagingBasis.Mode? {
         guard night.count > 0 else { return nil }
         var counts: [StagingBasis.Mode: Int] = [:]
         for index in 0..<night.count {
@@ -95,7 +95,7 @@ public struct SleepStager: Sendable {
     /// The whole-night predictions: every epoch staged so far, using the entire night (forward–backward).
     ///
     /// - Returns: one prediction per epoch; probabilities sum to 1.
-    public func wholeNight() -> [SleepStagePrediction] {
+    package func wholeNight() -> [SleepStagePrediction] {
         var minutesAsleep = 0.0
         let emissions = (0..<night.count).map { index in
             let posterior = posterior(at: index, context: .wholeNight, minutesAsleep: minutesAsleep)

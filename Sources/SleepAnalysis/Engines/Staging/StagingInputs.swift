@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which sensor inputs a staging model variant reads. Time since the session began is always used.
-public enum StagingInputs: String, Sendable, Hashable, Codable, CaseIterable {
+package enum StagingInputs: String, Sendable, Hashable, Codable, CaseIterable {
     /// Activity counts and heart rate (a wrist wearable).
     case activityAndHeartRate
     /// Activity counts only (a phone on the mattress, an actigraph; also the audio movement surrogate).
@@ -10,9 +10,9 @@ public enum StagingInputs: String, Sendable, Hashable, Codable, CaseIterable {
     case heartRate
 
     /// True when the variant reads activity.
-    public var usesActivity: Bool { self != .heartRate }
+    package var usesActivity: Bool { self != .heartRate }
     /// True when the variant reads heart rate.
-    public var usesHeartRate: Bool { self != .activity }
+    package var usesHeartRate: Bool { self != .activity }
 
     /// The variant for the inputs at hand, nil when neither activity nor heart rate is available.
     ///
@@ -20,7 +20,7 @@ public enum StagingInputs: String, Sendable, Hashable, Codable, CaseIterable {
     ///   - hasActivity: activity counts are available.
     ///   - hasHeartRate: heart rate is available.
     /// - Returns: the matching variant, or nil.
-    public static func matching(hasActivity: Bool, hasHeartRate: Bool) -> StagingInputs? {
+    package static func matching(hasActivity: Bool, hasHeartRate: Bool) -> StagingInputs? {
         switch (hasActivity, hasHeartRate) {
         case (true, true): .activityAndHeartRate
         case (true, false): .activity
@@ -31,7 +31,7 @@ public enum StagingInputs: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// Whether a prediction may look ahead: causal (real time, past epochs only) or the whole night.
-public enum StagingContext: String, Sendable, Hashable, Codable, CaseIterable {
+package enum StagingContext: String, Sendable, Hashable, Codable, CaseIterable {
     /// Only the current and earlier epochs; normalisation uses the night so far.
     case causal
     /// The whole night: centred and look-ahead windows, normalisation over the night.

@@ -3,14 +3,14 @@ import Foundation
 /// A trained staging model: one tree ensemble per input variant and context, a stage-sequence model (used or
 /// not, per context, as training chose), decision weights, and a clock prior for epochs without sensor input.
 /// Loaded from `Models/staging.json`.
-public struct StagingModel: Sendable {
+package struct StagingModel: Sendable {
     /// The stage order of every probability vector in the model file.
     package static let stageOrder: [SleepStage] = [.awake, .light, .deep, .rem]
 
     /// The model's name and version, from the file.
-    public let name: String
+    package let name: String
     /// The inputs and contexts the model has a classifier for.
-    public var variants: [StagingModelVariantKey] { Array(classifiers.keys) }
+    package var variants: [StagingModelVariantKey] { Array(classifiers.keys) }
 
     let classifiers: [StagingModelVariantKey: StagingClassifier]
     let sequence: StageSequenceModel
@@ -24,7 +24,7 @@ public struct StagingModel: Sendable {
     let architecture: SleepArchitecturePrior
 
     /// The model file name inside `Models/` (without extension).
-    public static let bundledName = "staging"
+    package static let bundledName = "staging"
 
     /// Loads a model file. Its sleep-architecture prior is the one the file carries (`train.py --architecture`
     /// embeds the prior its decision weights were tuned with, so a downloaded model has it too); for a file
@@ -34,7 +34,7 @@ public struct StagingModel: Sendable {
     /// - Returns: the model.
     /// - Throws: `SleepCycleSdkError.modelUnavailable` when the file (or the prior it needs) cannot be read,
     ///   `.modelIntegrityCheckFailed` when either is malformed or inconsistent.
-    public static func load(from url: URL) throws -> StagingModel {
+    package static func load(from url: URL) throws -> StagingModel {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -65,7 +65,7 @@ public struct StagingModel: Sendable {
     ///
     /// - Returns: the model.
     /// - Throws: `SleepCycleSdkError.modelUnavailable` when the build carries no staging model.
-    public static func bundled() throws -> StagingModel {
+    package static func bundled() throws -> StagingModel {
         try load(from: try BundledResources.model(bundledName + ".json"))
     }
 
@@ -132,11 +132,11 @@ public struct StagingModel: Sendable {
 }
 
 /// Names one classifier of a staging model: which inputs it reads, in which context.
-public struct StagingModelVariantKey: Sendable, Hashable {
+package struct StagingModelVariantKey: Sendable, Hashable {
     /// The sensor inputs.
-    public var inputs: StagingInputs
+    package var inputs: StagingInputs
     /// Causal or whole night.
-    public var context: StagingContext
+    package var context: StagingContext
 }
 
 /// A feature extractor and the trees that read its output.

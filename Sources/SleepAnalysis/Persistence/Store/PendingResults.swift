@@ -11,12 +11,12 @@ import Foundation
 /// and renamed, so a file is whole or absent), holding the result and the store directory it was meant for.
 /// Delivery saves a result (an upsert by session id, so delivering twice is harmless) and only then removes its
 /// file.
-public final class PendingResults: Sendable {
+package final class PendingResults: Sendable {
     /// The folder's name inside the state directory.
-    public static let directoryName = "pending-results"
+    package static let directoryName = "pending-results"
 
     /// Where the kept results are.
-    public let directory: URL
+    package let directory: URL
 
     /// What one file holds.
     private struct Entry: Codable {
@@ -29,7 +29,7 @@ public final class PendingResults: Sendable {
     /// Uses `directory` for kept results (created when the first one is kept).
     ///
     /// - Parameter directory: The folder.
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
@@ -39,7 +39,7 @@ public final class PendingResults: Sendable {
     /// - Parameters:
     ///   - storageDirectory: The SDK's storage directory override, or nil.
     ///   - environment: The process environment (injectable for tests).
-    public convenience init(
+    package convenience init(
         storageDirectory: URL?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         let locations = StorageLocations.resolve(storageDirectory: storageDirectory, environment: environment)
@@ -54,7 +54,7 @@ public final class PendingResults: Sendable {
     /// - Returns: The file that holds it.
     /// - Throws: `SleepCycleSdkError.storageFailure` naming the file and the reason when it cannot be written.
     @discardableResult
-    public func keep(_ result: AnalysisResult, for storeDirectory: URL) throws -> URL {
+    package func keep(_ result: AnalysisResult, for storeDirectory: URL) throws -> URL {
         let data = try PersistenceCoding.encode(
             Entry(store: Self.key(storeDirectory), result: result), what: "the result to keep")
         try StorageLocations.prepare(directory)
@@ -89,7 +89,7 @@ public final class PendingResults: Sendable {
     ///
     /// - Parameter storeDirectory: The session store's directory.
     /// - Returns: Each result and the file that holds it.
-    public func results(for storeDirectory: URL) -> [(file: URL, result: AnalysisResult)] {
+    package func results(for storeDirectory: URL) -> [(file: URL, result: AnalysisResult)] {
         let key = Self.key(storeDirectory)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let kept = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.compactMap {
@@ -111,7 +111,7 @@ public final class PendingResults: Sendable {
     /// - Throws: `SleepCycleSdkError.storageFailure` when a save fails (that result and the ones after it stay
     ///   kept).
     @discardableResult
-    public func deliver(into store: SessionStore) throws -> [UUID] {
+    package func deliver(into store: SessionStore) throws -> [UUID] {
         var delivered: [UUID] = []
         guard let directory = store.directory else { return delivered }
         for (file, result) in results(for: directory) {

@@ -1,18 +1,18 @@
 import Foundation
 
 /// One labelled line of a night's summary ("Total sleep", "6 h 42 min").
-public struct NightReportFact: Sendable, Hashable {
+package struct NightReportFact: Sendable, Hashable {
     /// What the value is.
-    public var label: String
+    package var label: String
     /// The value, formatted for people.
-    public var value: String
+    package var value: String
 
     /// Creates a fact.
     ///
     /// - Parameters:
     ///   - label: What the value is.
     ///   - value: The value, formatted for people.
-    public init(_ label: String, _ value: String) {
+    package init(_ label: String, _ value: String) {
         self.label = label
         self.value = value
     }
@@ -20,13 +20,13 @@ public struct NightReportFact: Sendable, Hashable {
 
 /// The figures of a night as labelled lines, shared by the command line's text report and the HTML night report,
 /// so that both say the same thing in the same words.
-public enum NightReportFacts {
+package enum NightReportFacts {
     /// The statistics (time in bed, sleep, efficiency, onset, awakenings, final wake, stages, snoring), or why
     /// there are none, then which inputs staged the night.
     ///
     /// - Parameter result: The session's result.
     /// - Returns: The lines, in reading order.
-    public static func statistics(_ result: AnalysisResult) -> [NightReportFact] {
+    package static func statistics(_ result: AnalysisResult) -> [NightReportFact] {
         var facts: [NightReportFact] = []
         if let stats = result.statistics {
             let zone = result.timeZone
@@ -56,7 +56,7 @@ public enum NightReportFacts {
     ///
     /// - Parameter result: The session's result.
     /// - Returns: The lines, in reading order.
-    public static func observations(_ result: AnalysisResult) -> [NightReportFact] {
+    package static func observations(_ result: AnalysisResult) -> [NightReportFact] {
         let zone = result.timeZone
         var counts: [EventType: Int] = [:]
         for event in result.events { counts[event.type, default: 0] += 1 }
@@ -99,7 +99,7 @@ public enum NightReportFacts {
     ///   - score: The night's score (`SleepScoring.score`), nil when it has none.
     ///   - reason: Why it has none (`AnalysisResult.scoreUnavailableReason`).
     /// - Returns: The line.
-    public static func score(_ score: SleepScore?, unavailable reason: SleepScoreUnavailableReason?) -> NightReportFact
+    package static func score(_ score: SleepScore?, unavailable reason: SleepScoreUnavailableReason?) -> NightReportFact
     {
         guard let score else { return NightReportFact("Sleep score", "none: " + (reason ?? .notStaged).message) }
         return NightReportFact(
@@ -110,7 +110,7 @@ public enum NightReportFacts {
     }
 
     /// Why a night has no statistics (and so no meaningful score).
-    public static let notStagedReason =
+    package static let notStagedReason =
         "not run (the licence has no sleepStaging feature, or no epoch was complete)"
 
     /// `2 h 05 min` for a duration in seconds; `–` for none.

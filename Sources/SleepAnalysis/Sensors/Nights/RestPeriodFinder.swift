@@ -15,7 +15,7 @@ import Foundation
 /// Epochs without readings are not rest: a gap in the file ends a run. The method was validated on wrist-worn
 /// devices against polysomnography and sleep diaries by its authors; it is not validated here on phones on a
 /// mattress (the package's own tests use synthetic days).
-public enum RestPeriodFinder {
+package enum RestPeriodFinder {
     /// The rolling median's length, in 5-second epochs (5 minutes).
     static let medianEpochs = 60
     /// The threshold as a multiple of the day's 10th percentile of the rolling medians.
@@ -37,7 +37,7 @@ public enum RestPeriodFinder {
     /// - Returns: The nights, in time order.
     /// - Throws: `SleepCycleSdkError.invalidInput` for an unreadable file; `NightSplitError.noRestPeriod` when no
     ///   day has a rest period.
-    public static func nights(
+    package static func nights(
         inAccelerometerFile url: URL, startTime: Date, timeZone: TimeZone, localZone: TimeZone? = nil
     ) throws -> [DateInterval] {
         try nights(in: ZAngleEpochs(url: url, startTime: startTime, localZone: localZone), timeZone: timeZone)

@@ -2,26 +2,26 @@ import Foundation
 
 /// The whole pipeline and the librosa peer on the same file: both CPU times, both multiples of real time per core,
 /// and how many times more CPU the peer took.
-public struct PeerComparison: Equatable, Sendable {
+package struct PeerComparison: Equatable, Sendable {
     /// Seconds of audio (the pipeline's).
-    public let audioSeconds: Double
+    package let audioSeconds: Double
     /// The pipeline's CPU seconds.
-    public let pipelineCPUSeconds: Double
+    package let pipelineCPUSeconds: Double
     /// What the peer measured.
-    public let peer: PythonPeer.Measurement
+    package let peer: PythonPeer.Measurement
 
     /// The peer's CPU over the pipeline's: above 1 when the pipeline is cheaper.
-    public var ratio: Double { peer.cpuSeconds / pipelineCPUSeconds }
+    package var ratio: Double { peer.cpuSeconds / pipelineCPUSeconds }
     /// The pipeline's multiple of real time per CPU core.
-    public var pipelineRealTimePerCore: Double { audioSeconds / pipelineCPUSeconds }
+    package var pipelineRealTimePerCore: Double { audioSeconds / pipelineCPUSeconds }
     /// The peer's multiple of real time per CPU core.
-    public var peerRealTimePerCore: Double { peer.audioSeconds / peer.cpuSeconds }
+    package var peerRealTimePerCore: Double { peer.audioSeconds / peer.cpuSeconds }
 
     /// Checks that both read the same audio.
     ///
     /// - Throws: `PeerComparisonError.differentAudio` when their durations differ by more than a second, or the
     ///   pipeline's CPU time is not positive.
-    public init(
+    package init(
         audioSeconds: Double, pipelineCPUSeconds: Double, peer: PythonPeer.Measurement
     ) throws(PeerComparisonError) {
         guard pipelineCPUSeconds > 0, abs(audioSeconds - peer.audioSeconds) <= 1 else {
@@ -34,12 +34,12 @@ public struct PeerComparison: Equatable, Sendable {
 }
 
 /// The pipeline and the peer cannot be compared.
-public enum PeerComparisonError: Error, Equatable, CustomStringConvertible {
+package enum PeerComparisonError: Error, Equatable, CustomStringConvertible {
     /// They analysed different lengths of audio (s), or the pipeline none.
     case differentAudio(pipelineSeconds: Double, peerSeconds: Double)
 
     /// Both durations.
-    public var description: String {
+    package var description: String {
         switch self {
         case .differentAudio(let pipeline, let peer):
             return String(

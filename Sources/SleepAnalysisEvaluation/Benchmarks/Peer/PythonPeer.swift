@@ -3,34 +3,34 @@ import Foundation
 /// The librosa peer of the benchmark: `Tools/bench/librosa_peer.py` (the front end as a Python user would write it
 /// with librosa) run on a file as a child process, with the CPU time it reports. The package never needs Python;
 /// only this benchmark runs it.
-public struct PythonPeer: Sendable {
+package struct PythonPeer: Sendable {
     /// What the peer reports (its JSON line).
-    public struct Measurement: Decodable, Equatable, Sendable {
+    package struct Measurement: Decodable, Equatable, Sendable {
         /// The peer's name (`librosa`).
-        public var peer: String
+        package var peer: String
         /// The librosa version it ran.
-        public var librosaVersion: String
+        package var librosaVersion: String
         /// Its CPU time (`time.process_time()`) from after the imports to the end, file reading included.
-        public var cpuSeconds: Double
+        package var cpuSeconds: Double
         /// Seconds of audio it read.
-        public var audioSeconds: Double
+        package var audioSeconds: Double
         /// The file's sample rate (Hz).
-        public var sampleRate: Int
+        package var sampleRate: Int
         /// The signals it analysed: 1 (the mix to mono), or each channel with `stereo`.
-        public var channels: Int
+        package var channels: Int
         /// STFT frames over all the signals.
-        public var frames: Int
+        package var frames: Int
     }
 
     /// The Python interpreter.
-    public let interpreter: URL
+    package let interpreter: URL
     /// The peer script.
-    public let script: URL
+    package let script: URL
 
     /// Checks that both files exist.
     ///
     /// - Throws: `.interpreterNotFound` when `interpreter` is no executable file, `.scriptNotFound`.
-    public init(interpreter: URL, script: URL = PythonPeer.repositoryScript) throws(PythonPeerError) {
+    package init(interpreter: URL, script: URL = PythonPeer.repositoryScript) throws(PythonPeerError) {
         guard FileManager.default.isExecutableFile(atPath: interpreter.path) else {
             throw .interpreterNotFound(interpreter.path)
         }
@@ -40,7 +40,7 @@ public struct PythonPeer: Sendable {
     }
 
     /// `Tools/bench/librosa_peer.py` of the repository this was built from.
-    public static let repositoryScript = URL(fileURLWithPath: #filePath)
+    package static let repositoryScript = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tools/bench/librosa_peer.py")
@@ -49,7 +49,7 @@ public struct PythonPeer: Sendable {
     /// (a `PATH`-style list of directories).
     ///
     /// - Throws: `.interpreterNotFound` when no executable file answers.
-    public static func interpreter(_ nameOrPath: String, search: String?) throws(PythonPeerError) -> URL {
+    package static func interpreter(_ nameOrPath: String, search: String?) throws(PythonPeerError) -> URL {
         if nameOrPath.contains("/") {
             guard FileManager.default.isExecutableFile(atPath: nameOrPath) else {
                 throw .interpreterNotFound(nameOrPath)
@@ -71,7 +71,7 @@ public struct PythonPeer: Sendable {
     ///   - stereo: Analyse each channel (as the pipeline's two sleepers) rather than the mix to mono.
     /// - Returns: What the peer measured.
     /// - Throws: `PythonPeerError`: `.missingModule` without librosa, `.failed`, `.malformedOutput`, `.cannotStart`.
-    public func measure(file: URL, stereo: Bool) throws(PythonPeerError) -> Measurement {
+    package func measure(file: URL, stereo: Bool) throws(PythonPeerError) -> Measurement {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString)")
         let outputURL = scratch.appendingPathExtension("out")
         let errorURL = scratch.appendingPathExtension("err")

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why the Python peer of the benchmark (`Tools/bench/librosa_peer.py`) gave no measurement. Each message names
 /// what to install or pass.
-public enum PythonPeerError: Error, Equatable, CustomStringConvertible {
+package enum PythonPeerError: Error, Equatable, CustomStringConvertible {
     /// No interpreter of that name on `PATH`, or no executable file at that path.
     case interpreterNotFound(String)
     /// The peer script is not at this path.
@@ -17,11 +17,11 @@ public enum PythonPeerError: Error, Equatable, CustomStringConvertible {
     case malformedOutput(String)
 
     /// The command that installs the peer's packages (pinned in Tools/requirements.txt).
-    public static let installCommand =
+    package static let installCommand =
         "python3 -m venv Tools/.venv && Tools/.venv/bin/pip install -r Tools/requirements.txt"
 
     /// What went wrong and what to install or pass.
-    public var description: String {
+    package var description: String {
         switch self {
         case .interpreterNotFound(let name):
             return "no Python interpreter \(name) (give --python PATH or set SLEEPANALYSIS_PYTHON); install Python "
