@@ -50,7 +50,11 @@ public struct EventEndedInfo: Sendable, Hashable {
 
 /// Receives every batch of analysed audio, in order, with no gap and no overlap between batches.
 ///
-/// Called on the analysis thread: return quickly.
+/// Called on the analysis thread: return quickly. The compiler checks that this cannot race: the calls that take
+/// listeners (`startAnalysis(eventListeners:)`, `resumeAnalysis(eventListeners:)`) take them `sending`, so a
+/// listener is either `Sendable` (its state in a `Mutex`, or immutable), and the app may go on reading it, or
+/// handed over and never touched by the app again. In Swift 6 mode, a non-`Sendable` listener with `var` state
+/// that the app keeps using does not compile.
 public protocol AudioEventListener: AnyObject {
     /// One batch of analysed audio and what the analysis found in it.
     ///
@@ -132,7 +136,10 @@ public struct AudioClip: Sendable, Hashable {
     }
 }
 
-/// Receives the clips made by `SleepCycleSdk.createAudioClipsProducer(...)`.
+/// Receives the clips made by `SleepCycleSdk.createAudioClipsProducer(...)`, on the analysis thread.
+///
+/// As for ``AudioEventListener``, the compiler checks it: `createAudioClipsProducer` takes the receiver `sending`,
+/// so it is `Sendable` or handed over for good.
 public protocol AudioClipsReceiver: AnyObject {
     /// A clip was produced.
     func onAudioClipProduced(_ clip: AudioClip)

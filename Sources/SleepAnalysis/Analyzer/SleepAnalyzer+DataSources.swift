@@ -37,15 +37,17 @@ extension SleepAnalyzer {
 
     /// Creates a listener that records clips around events of the configured types and hands them to `receiver`.
     ///
-    /// Pass the listener to `startAnalysis(eventListeners:)`.
+    /// Pass the listener to `startAnalysis(eventListeners:)`. The receiver is called on the analysis thread, so it
+    /// is `sending`: the compiler accepts a receiver the caller hands over and does not touch again, or one that is
+    /// `Sendable`; a non-`Sendable` receiver the caller keeps using is rejected.
     ///
     /// - Parameters:
     ///   - audioClipsConfig: The event types that produce clips, their minimum durations, and the clip length.
     ///   - receiver: Where the clips go; called on the analysis thread.
-    /// - Returns: The listener to pass in `eventListeners:`.
+    /// - Returns: The listener to pass in `eventListeners:`, which the caller owns until it sends it there.
     public nonisolated func createAudioClipsProducer(
-        audioClipsConfig: AudioClipsConfig, receiver: any AudioClipsReceiver
-    ) -> any AudioEventListener {
+        audioClipsConfig: AudioClipsConfig, receiver: sending any AudioClipsReceiver
+    ) -> sending any AudioEventListener {
         AudioClipsProducer(config: audioClipsConfig, receiver: receiver)
     }
 }

@@ -10,7 +10,8 @@ extension SleepAnalyzer {
     ///   - using: The source (two channels: channel 0 is `.primary`, channel 1 `.secondary`).
     ///   - channelSeparationConfig: How events are assigned to the sleepers.
     /// - Throws: `.notInitialized`, `.featureNotEnabled("multiChannelAnalysis")`, `.analysisAlreadyRunning`,
-    ///   `.invalidConfiguration` (bad separation parameters, or a source that is not stereo), or the source's error.
+    ///   `.invalidConfiguration` (bad separation parameters, or a source that is not stereo), `CancellationError`
+    ///   when the calling task is cancelled (the source is stopped again), or the source's error.
     public func startDataSource(
         using: any DataSource, channelSeparationConfig: ChannelSeparationConfig = .bedSideMics
     ) async throws {
@@ -26,7 +27,8 @@ extension SleepAnalyzer {
     ///   - smartAlarmConfig: A smart alarm, on `.primary` only.
     /// - Returns: The session's identifier.
     /// - Throws: `.analysisNotActive` without a running stereo source, `.analysisAlreadyRunning` when the channel
-    ///   has a session, `.invalidConfiguration` for an alarm on `.secondary`, `.featureNotEnabled`.
+    ///   has a session, `.invalidConfiguration` for an alarm on `.secondary`, `.featureNotEnabled`,
+    ///   `CancellationError` when the calling task is cancelled (no session is started).
     @discardableResult
     public func startMultiChannelAnalysis(
         channel: AnalysisChannel, config: SleepAnalysisConfig, smartAlarmConfig: SmartAlarmConfig? = nil
@@ -44,6 +46,7 @@ extension SleepAnalyzer {
 extension SleepAnalyzer {
     func startStereoSource(_ source: any DataSource, separation: ChannelSeparationConfig) async throws {
         let context = try requireContext()
+        try Task.checkCancellation()
         try require(\.multiChannelAnalysis, named: "multiChannelAnalysis")
         guard pipeline == nil else { throw SleepCycleSdkError.analysisAlreadyRunning }
         try separation.validate()
@@ -57,6 +60,7 @@ extension SleepAnalyzer {
             stereo: EngineFactory(context: context, clock: clock).stereoSetup(separation: separation))
         do {
             try pipeline.startSource()
+            try Task.checkCancellation()
         } catch {
             await pipeline.shutdown()
             throw error
@@ -78,6 +82,7 @@ extension SleepAnalyzer {
         channel: AnalysisChannel, config: SleepAnalysisConfig, smartAlarmConfig: SmartAlarmConfig?
     ) async throws -> UUID {
         let context = try requireContext()
+        try Task.checkCancellation()
         try require(\.multiChannelAnalysis, named: "multiChannelAnalysis")
         guard let pipeline, pipelineLayout == .perChannel else { throw SleepCycleSdkError.analysisNotActive }
         guard !activeSessions.values.contains(where: { $0.channel == channel }) else {

@@ -15,17 +15,22 @@ extension SleepAnalyzer {
     /// the default ALSA device). Each session's final result covers the night before and after the interruption;
     /// data before each session's last journaled epoch is skipped.
     ///
+    /// A task cancelled before or during the call gets `CancellationError`; the source is stopped again and the
+    /// sessions stay resumable.
+    ///
     /// - Parameters:
     ///   - using: The data source to continue on.
-    ///   - eventListeners: Listeners for the primary session's audio batches.
+    ///   - eventListeners: Listeners for the primary session's audio batches, called on the analysis thread (sent:
+    ///     see `startAnalysis(config:at:using:eventListeners:smartAlarmConfig:)`).
     /// - Returns: The resumed sessions, with their channels and persisted smart-alarm configurations.
     /// - Throws: `.notInitialized`, `.analysisAlreadyRunning`, `.noResumableSession`, `.storageFailure` (also when
-    ///   `initialize` found the journal damaged and renamed it aside: its sessions are lost), or the source's error.
+    ///   `initialize` found the journal damaged and renamed it aside: its sessions are lost), `CancellationError`,
+    ///   or the source's error.
     @discardableResult
     public nonisolated func resumeAnalysis(
-        using: (any DataSource)? = nil, eventListeners: [any AudioEventListener] = []
+        using: (any DataSource)? = nil, eventListeners: sending [any AudioEventListener] = []
     ) async throws -> [ResumedSession] {
-        // The listeners are called on the analysis thread only; the box carries them there.
+        // The listeners were sent: only the analysis thread calls them from now on; the box carries them there.
         let listeners = ListenerBox(listeners: eventListeners)
         return try await resumeSessions(source: using, listeners: listeners)
     }
@@ -46,6 +51,7 @@ extension SleepAnalyzer {
 
     func resumeSessions(source: (any DataSource)?, listeners: ListenerBox) async throws -> [ResumedSession] {
         let context = try requireContext()
+        try Task.checkCancellation()
         guard pipeline == nil else { throw SleepCycleSdkError.analysisAlreadyRunning }
         let journaled = try context.journal.activeSessions()
         guard !journaled.isEmpty else {
@@ -86,8 +92,9 @@ extension SleepAnalyzer {
                 resumed.append(record.resumedSession)
             }
             try pipeline.startSource()
+            try Task.checkCancellation()
         } catch {
-            // A failed resume leaves no thread or source behind; the sessions stay in the journal.
+            // A failed or cancelled resume leaves no thread or source behind; the sessions stay in the journal.
             await pipeline.shutdown()
             throw error
         }

@@ -49,8 +49,14 @@ public protocol DataSource: AnyObject, Sendable {
     func start(delivering sink: any SensorDataSink) throws
     /// Stops delivering; the sink then gets `finish(error: nil)`.
     func stop()
-    /// Returns when the source has delivered everything it will deliver (its input ended, it failed or was stopped),
-    /// or early when the waiting task is cancelled (the source keeps running until `stop()`).
+    /// Returns when the source has delivered everything it will deliver (its input ended, it failed or was
+    /// stopped), and at once when it is not running: never started, or its start failed.
+    ///
+    /// Cancelling the waiting task stops the source, as `stop()` does, and the wait returns once the source has
+    /// wound down (promptly: the library's sources within a chunk). The wait does not throw, so the seed's
+    /// `await source.waitUntilFinished()` reads as before; the cancelled task learns of it from the next call that
+    /// throws, such as `SleepAnalyzer.stopAnalysis(at:)`, which then throws `CancellationError` and returns no
+    /// result. Sources written by callers should do the same: stop on cancellation, never outlive the wait.
     func waitUntilFinished() async
     /// What identifies the source's input, journaled so that a resume on other input is refused; nil (the
     /// default) when the source cannot say.

@@ -36,7 +36,7 @@ final class AnalysisPipeline: Sendable {
         let queue = self.queue
         let finished = self.finished
         let thread = Thread {
-            core.run(queue: queue)
+            LibraryThreads.run(as: .pipeline) { core.run(queue: queue) }
             finished.signal()
         }
         thread.name = "SleepAnalysis.pipeline"

@@ -24,8 +24,9 @@ struct SessionPublishing {
     var wholeNightStages: Bool
 }
 
-/// Boxes the caller's listeners, which need not be `Sendable`: they are only ever called from the pipeline
-/// thread, one batch after another.
+/// Boxes the caller's listeners, which need not be `Sendable`: the public calls take them `sending`, so the
+/// compiler has checked that the caller no longer touches a non-`Sendable` one, and from then on they are only
+/// ever called from the pipeline thread, one batch after another.
 struct ListenerBox: @unchecked Sendable {
     let listeners: [any AudioEventListener]
 }

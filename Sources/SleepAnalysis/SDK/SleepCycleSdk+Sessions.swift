@@ -9,15 +9,17 @@ extension SleepCycleSdk {
     ///   - config: The sensors to use.
     ///   - at: The session's start; nil means the source's first sample for a recording, now for live capture.
     ///   - using: The data source; nil means live capture from the default ALSA device.
-    ///   - eventListeners: Listeners that receive every analysed audio batch.
+    ///   - eventListeners: Listeners that receive every analysed audio batch, on the analysis thread (`sending`:
+    ///     handed over, or `Sendable`).
     ///   - smartAlarmConfig: A smart alarm for the session (needs the `smartAlarm` feature).
     /// - Returns: The session's identifier.
-    /// - Throws: `.notInitialized`, `.analysisAlreadyRunning`, `.featureNotEnabled`, `.invalidConfiguration`, or
-    ///   the data source's error when it cannot start.
+    /// - Throws: `.notInitialized`, `.analysisAlreadyRunning`, `.featureNotEnabled`, `.invalidConfiguration`,
+    ///   `.emptyTimeRange` (`at` after the recording's end), `CancellationError` (nothing is left running), or the
+    ///   data source's error when it cannot start.
     @discardableResult
     public static func startAnalysis(
         config: SleepAnalysisConfig, at: Date? = nil, using: (any DataSource)? = nil,
-        eventListeners: [any AudioEventListener] = [], smartAlarmConfig: SmartAlarmConfig? = nil
+        eventListeners: sending [any AudioEventListener] = [], smartAlarmConfig: SmartAlarmConfig? = nil
     ) async throws -> UUID {
         try await analyzer.startAnalysis(
             config: config, at: at, using: using, eventListeners: eventListeners, smartAlarmConfig: smartAlarmConfig)
@@ -25,9 +27,13 @@ extension SleepCycleSdk {
 
     /// Stops the one-sleeper session (or the primary session of a stereo source) and returns its result.
     ///
+    /// A cancelled call returns no result: it throws `CancellationError` and leaves the night interrupted and
+    /// resumable (`SleepAnalyzer.stopAnalysis(at:)`).
+    ///
     /// - Parameter at: The session's end; nil means now for live capture and the end of the input for a recording.
     /// - Returns: The session's result, from its start to its end.
-    /// - Throws: `.notInitialized`, `.analysisNotActive`.
+    /// - Throws: `.notInitialized`, `.analysisNotActive`, `.emptyTimeRange` (the range holds no data),
+    ///   `CancellationError`.
     @discardableResult
     public static func stopAnalysis(at: Date? = nil) async throws -> AnalysisResult {
         try await analyzer.stopAnalysis(at: at)
@@ -37,7 +43,8 @@ extension SleepCycleSdk {
     ///
     /// - Parameter sessionId: The identifier `startAnalysis` or `startMultiChannelAnalysis` returned.
     /// - Returns: The session's result, from its start to the latest analysed time.
-    /// - Throws: `.notInitialized`, `.analysisNotActive` when no such session runs.
+    /// - Throws: `.notInitialized`, `.analysisNotActive` when no such session runs, `.emptyTimeRange` (the session
+    ///   got no data), `CancellationError` (the night stays interrupted and resumable).
     @discardableResult
     public static func stopAnalysis(sessionId: UUID) async throws -> AnalysisResult {
         try await analyzer.stopAnalysis(sessionId: sessionId)
@@ -86,13 +93,13 @@ extension SleepCycleSdk {
     ///
     /// - Parameters:
     ///   - using: The data source to continue on.
-    ///   - eventListeners: Listeners for the primary session's audio batches.
+    ///   - eventListeners: Listeners for the primary session's audio batches (`sending`: handed over, or `Sendable`).
     /// - Returns: The resumed sessions, with their channels and persisted smart-alarm configurations.
-    /// - Throws: `.notInitialized`, `.analysisAlreadyRunning`, `.noResumableSession`, `.storageFailure`, or the
-    ///   source's error.
+    /// - Throws: `.notInitialized`, `.analysisAlreadyRunning`, `.noResumableSession`, `.storageFailure`,
+    ///   `CancellationError`, or the source's error.
     @discardableResult
     public static func resumeAnalysis(
-        using: (any DataSource)? = nil, eventListeners: [any AudioEventListener] = []
+        using: (any DataSource)? = nil, eventListeners: sending [any AudioEventListener] = []
     ) async throws -> [ResumedSession] {
         try await analyzer.resumeAnalysis(using: using, eventListeners: eventListeners)
     }

@@ -81,11 +81,12 @@ extension SleepCycleSdk {
     ///
     /// - Parameters:
     ///   - audioClipsConfig: The event types that produce clips, their minimum durations, and the clip length.
-    ///   - receiver: Where the clips go; called on the analysis thread.
+    ///   - receiver: Where the clips go; called on the analysis thread, hence `sending` (handed over, or
+    ///     `Sendable`).
     /// - Returns: The listener to pass in `eventListeners:`.
     public static func createAudioClipsProducer(
-        audioClipsConfig: AudioClipsConfig, receiver: any AudioClipsReceiver
-    ) -> any AudioEventListener {
+        audioClipsConfig: AudioClipsConfig, receiver: sending any AudioClipsReceiver
+    ) -> sending any AudioEventListener {
         analyzer.createAudioClipsProducer(audioClipsConfig: audioClipsConfig, receiver: receiver)
     }
 }

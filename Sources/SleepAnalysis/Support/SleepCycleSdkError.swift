@@ -37,6 +37,9 @@ public enum SleepCycleSdkError: Error, Sendable, Hashable, CustomStringConvertib
     case modelUnavailable(String)
     /// No session can be resumed.
     case noResumableSession
+    /// The call's time range holds no data (a stop before the session's start, a start after the recording's
+    /// end): the message says which times. Nothing was analysed, so no result is made.
+    case emptyTimeRange(String)
 
     /// A message for logs and users.
     public var description: String {
@@ -56,6 +59,7 @@ public enum SleepCycleSdkError: Error, Sendable, Hashable, CustomStringConvertib
         case .modelIntegrityCheckFailed(let name): "The model '\(name)' is incomplete or corrupt."
         case .modelUnavailable(let name): "The model is unavailable: \(name)"
         case .noResumableSession: "There is no session to resume."
+        case .emptyTimeRange(let why): "The time range holds no data: \(why)"
         }
     }
 

@@ -101,6 +101,7 @@ extension SleepCycleSdkError {
         case .modelIntegrityCheckFailed: "modelIntegrityCheckFailed"
         case .modelUnavailable: "modelUnavailable"
         case .noResumableSession: "noResumableSession"
+        case .emptyTimeRange: "emptyTimeRange"
         }
     }
 }

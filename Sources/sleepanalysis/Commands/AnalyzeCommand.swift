@@ -112,7 +112,8 @@ enum AnalyzeCommand: Command {
         do {
             results = try await analyse(
                 parsed, inputs, alarm: alarm,
-                listeners: [progress as (any AudioEventListener)?, soundLevels].compactMap { $0 }, interrupt: interrupt)
+                listeners: [progress as (any AudioEventListener & Sendable)?, soundLevels].compactMap { $0 },
+                interrupt: interrupt)
         } catch let stopped as AnalysisInterruption {
             interruption = stopped
             results = try await AnalysisInterruption.partialResults()
@@ -166,7 +167,7 @@ enum AnalyzeCommand: Command {
     /// - Throws: `AnalysisInterruption` when a signal arrives before the input ends (the sessions still run).
     private static func analyse(
         _ parsed: ParsedArguments, _ inputs: NightInputs, alarm: SmartAlarmConfig?,
-        listeners: [any AudioEventListener], interrupt: InterruptSignal
+        listeners: [any AudioEventListener & Sendable], interrupt: InterruptSignal
     ) async throws -> [(channel: String?, result: AnalysisResult)] {
         if parsed.flag("split-nights") {
             return try await analyseNights(inputs, listeners: listeners, interrupt: interrupt)
@@ -180,7 +181,7 @@ enum AnalyzeCommand: Command {
     }
 
     private static func analyseOneSleeper(
-        _ inputs: NightInputs, alarm: SmartAlarmConfig?, listeners: [any AudioEventListener],
+        _ inputs: NightInputs, alarm: SmartAlarmConfig?, listeners: [any AudioEventListener & Sendable],
         interrupt: InterruptSignal
     ) async throws -> AnalysisResult {
         let source = inputs.makeSource()
@@ -192,7 +193,7 @@ enum AnalyzeCommand: Command {
 
     /// Each night of a multi-day recording as a session of its own, named by its date.
     private static func analyseNights(
-        _ inputs: NightInputs, listeners: [any AudioEventListener], interrupt: InterruptSignal
+        _ inputs: NightInputs, listeners: [any AudioEventListener & Sendable], interrupt: InterruptSignal
     ) async throws -> [(channel: String?, result: AnalysisResult)] {
         let splitting = try NightSplitting(inputs)
         defer { splitting.removeFiles() }
@@ -225,7 +226,7 @@ enum AnalyzeCommand: Command {
 
     /// Continues the sessions left in the journal on a replay of the same files.
     private static func resume(
-        _ inputs: NightInputs, listeners: [any AudioEventListener], interrupt: InterruptSignal
+        _ inputs: NightInputs, listeners: [any AudioEventListener & Sendable], interrupt: InterruptSignal
     ) async throws
         -> [(channel: String?, result: AnalysisResult)]
     {

@@ -54,7 +54,9 @@ enum RecordCommand: Command {
         let source = LiveDataSource(device: parsed.option("device") ?? "default", maximumDuration: duration)
         let recorder = try parsed.option("out").map { try AudioRecorder(path: $0) }
         let soundLevels = parsed.option(NightReportFile.option) == nil ? nil : SoundLevelCollector()
-        let listeners: [any AudioEventListener] = [recorder as (any AudioEventListener)?, soundLevels].compactMap { $0 }
+        let listeners: [any AudioEventListener & Sendable] = [
+            recorder as (any AudioEventListener & Sendable)?, soundLevels,
+        ].compactMap { $0 }
         let live = Task { await printLiveUpdates() }
         let interrupt = InterruptSignal()
         try await SleepCycleSdk.startAnalysis(

@@ -40,14 +40,14 @@ struct CommandLineError: Error, CustomStringConvertible {
         }
     }
 
-    /// The exit status for an SDK error: input the user gave (data files, a licence key that is invalid, expired
-    /// or lacks a feature) is 65, a bad configuration 64, anything else 1.
+    /// The exit status for an SDK error: input the user gave (data files, a time range holding no data, a licence
+    /// key that is invalid, expired or lacks a feature) is 65, a bad configuration 64, anything else 1.
     ///
     /// - Parameter error: The SDK's error.
     /// - Returns: The process exit status.
     static func exitCode(for error: SleepCycleSdkError) -> Int32 {
         switch error {
-        case .invalidInput, .dataSourceFailure, .invalidApiKey, .featureNotEnabled: 65
+        case .invalidInput, .dataSourceFailure, .emptyTimeRange, .invalidApiKey, .featureNotEnabled: 65
         case .invalidConfiguration: 64
         default: 1
         }

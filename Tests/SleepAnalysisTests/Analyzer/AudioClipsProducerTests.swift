@@ -1,12 +1,15 @@
 import Foundation
 import SleepAnalysis
+import Synchronization
 import XCTest
 
 /// The clips producer cuts `clipLength` seconds of audio around events of the active types that last long enough.
 final class AudioClipsProducerTests: XCTestCase {
-    private final class Receiver: AudioClipsReceiver {
-        var clips: [AudioClip] = []
-        func onAudioClipProduced(_ clip: AudioClip) { clips.append(clip) }
+    /// Read by the test after the producer took it, so `Sendable`: its clips are behind a mutex.
+    private final class Receiver: AudioClipsReceiver, Sendable {
+        private let received = Mutex<[AudioClip]>([])
+        var clips: [AudioClip] { received.withLock { $0 } }
+        func onAudioClipProduced(_ clip: AudioClip) { received.withLock { $0.append(clip) } }
     }
 
     private let start = Date(timeIntervalSince1970: 1_800_000_000)

@@ -180,6 +180,32 @@ final class LiveDataSourceTests: XCTestCase {
         XCTAssertNil(sink.finishCalls.first ?? nil)
     }
 
+    func test_liveSource_cancellingTheWait_stopsCapture_withinASecond() async throws {
+        // Given a capture that runs until stopped
+        let files = try DataSourceTestFiles()
+        let raw = try rawCapture(files, frames: 4_000, channelCount: 1)
+        let source = LiveDataSource(
+            configuration: configuration(infile: raw.url), pcmName: "sleepanalysis_test",
+            channelCount: 1, frameLimit: nil)
+        let sink = RecordingSensorSink()
+        let threadsBefore = LibraryThreadCounts.now
+        try source.start(delivering: sink)
+
+        // When the task waiting for it is cancelled
+        let waiter = Task { await source.waitUntilFinished() }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let cancelled = Date()
+        waiter.cancel()
+        await waiter.value
+
+        // Then capture has stopped within a second: the sink finished once, without an error, the thread is gone
+        XCTAssertLessThan(Date().timeIntervalSince(cancelled), 1)
+        XCTAssertEqual(sink.finishCalls.count, 1, "cancelling the wait must stop capture")
+        XCTAssertNil(sink.finishCalls.first ?? nil)
+        let after = await LibraryThreadCounts.waitUntil(atMost: threadsBefore, timeout: 1)
+        XCTAssertTrue(after.isAtMost(threadsBefore), "the capture thread still runs: \(after)")
+    }
+
     func test_liveSource_negotiates_S32AndFloat_andFallbackRate_whenPreferredAreRefused() async throws {
         let files = try DataSourceTestFiles()
         let values: [Int32] = (0..<4_800).map { Int32(truncatingIfNeeded: $0 &* 894_785 &- 2_000_000_000) }

@@ -10,7 +10,7 @@ final class SDKReplayTests: SDKTestCase {
     private let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     private func analyse(
-        _ audio: URL, pace: ReplayPace, listeners: [any AudioEventListener] = []
+        _ audio: URL, pace: ReplayPace, listeners: [any AudioEventListener & Sendable] = []
     ) async throws
         -> AnalysisResult
     {

@@ -42,6 +42,15 @@ public final class FileDataSource: DataSource {
     /// The time zone of sensor timestamps written without one (`2026-12-01 23:00:00`), or nil to reject them.
     public let sensorTimeZone: TimeZone?
 
+    /// The end of the recording when its header says it: the audio's end for an audio file without sensor files
+    /// (sensor rows may run past the audio), nil otherwise.
+    package var knownRecordingEnd: Date? {
+        guard accelerometerURL == nil, heartRateURL == nil, activityCountsURL == nil, let audioDuration else {
+            return nil
+        }
+        return startTime.addingTimeInterval(audioDuration)
+    }
+
     private let lifecycle = SourceLifecycle()
     private let pacingClock: any MonotonicClock
 
@@ -144,7 +153,7 @@ public final class FileDataSource: DataSource {
             lifecycle.abandonStart()
             throw error
         }
-        let thread = Thread { job.run() }
+        let thread = Thread { LibraryThreads.run(as: .fileReplay) { job.run() } }
         thread.name = "SleepAnalysis.FileDataSource"
         thread.start()
     }
@@ -155,8 +164,12 @@ public final class FileDataSource: DataSource {
         lifecycle.requestStop()
     }
 
-    /// Returns when the replay has ended (input exhausted, failed or stopped) and the sink has been finished, or
-    /// early when the waiting task is cancelled (the replay goes on until `stop()`).
+    /// Returns when the replay has ended (input exhausted, failed or stopped) and the sink has been finished; at
+    /// once when the replay is not running (never started, its start failed, or it ended already).
+    ///
+    /// Cancelling the waiting task stops the replay, as `stop()` does, and the wait returns within a chunk's
+    /// delivery, once the sink has been finished. An analysis on this source then ends with `CancellationError`
+    /// in the cancelled task (`SleepAnalyzer.stopAnalysis(at:)`), its session resumable.
     public func waitUntilFinished() async {
         await lifecycle.waitUntilFinished()
     }

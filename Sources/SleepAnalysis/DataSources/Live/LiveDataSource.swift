@@ -106,7 +106,7 @@ public final class LiveDataSource: DataSource {
         negotiated.withLock { $0 = (Date(), capture.channelCount, Double(capture.sampleRate)) }
         let job = LiveCaptureJob(
             capture: capture, frameLimit: limit, stallSeconds: stallSeconds, lifecycle: lifecycle, sink: sink)
-        let thread = Thread { job.run() }
+        let thread = Thread { LibraryThreads.run(as: .liveCapture) { job.run() } }
         thread.name = "SleepAnalysis.LiveDataSource"
         thread.start()
     }
@@ -117,7 +117,10 @@ public final class LiveDataSource: DataSource {
     }
 
     /// Returns when capture has ended (stopped, limit reached or failed), the device is closed and the sink has
-    /// been finished, or early when the waiting task is cancelled (capture goes on until `stop()`).
+    /// been finished; at once when capture is not running (never started, its start failed, or it ended already).
+    ///
+    /// Cancelling the waiting task stops capture, as `stop()` does, and the wait returns within about 100 ms, once
+    /// the device is closed and the sink finished.
     public func waitUntilFinished() async {
         await lifecycle.waitUntilFinished()
     }

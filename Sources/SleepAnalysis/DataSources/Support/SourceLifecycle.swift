@@ -1,7 +1,8 @@
 import Foundation
 
 /// The run state a data source shares between its callers and its worker thread: started or not, stop
-/// requested or not, finished or not, and who is waiting for the end. All of it behind one lock.
+/// requested or not, finished or not, and who is waiting for the end. All of it behind one lock. A wait that is
+/// cancelled stops the run, so no wait outlives its source's work.
 ///
 /// The worker thread sleeps through `sleep(untilUptimeNanoseconds:on:)`, which `requestStop()` cuts short, so a
 /// paced replay stops promptly.
@@ -79,26 +80,29 @@ final class SourceLifecycle: @unchecked Sendable {
         for waiter in released { waiter.resume() }
     }
 
-    /// Returns when the current run has finished (at once when the source is not running), or when the waiting
-    /// task is cancelled: cancellation ends the wait, not the run.
+    /// Returns when the current run has finished (at once when the source is not running: never started, its
+    /// start failed, or it finished already). Cancelling the waiting task stops the run: the wait then returns as
+    /// soon as the worker has wound down and finished the sink, which a stop makes prompt.
     func waitUntilFinished() async {
         let id = UUID()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 condition.lock()
-                if phase == .running && !Task.isCancelled {
-                    waiters[id] = continuation
-                    condition.unlock()
-                } else {
+                guard phase == .running else {
                     condition.unlock()
                     continuation.resume()
+                    return
                 }
+                waiters[id] = continuation
+                // A task cancelled before it got here stops the run as the cancellation handler would have.
+                if Task.isCancelled {
+                    stopRequested = true
+                    condition.broadcast()
+                }
+                condition.unlock()
             }
         } onCancel: {
-            condition.lock()
-            let waiter = waiters.removeValue(forKey: id)
-            condition.unlock()
-            waiter?.resume()
+            requestStop()
         }
     }
 }
