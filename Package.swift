@@ -14,6 +14,7 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
     .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+    // Only the fleet (SleepAnalysisFleet) links libpq: an app linking SleepAnalysis does without it.
     .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     // Only the tests use it: they decode the PNG screenshots Chromium takes of the HTML night report.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -38,15 +39,24 @@ let alsaMessages: Target = .target(
     linkerSettings: [.linkedLibrary("asound")]
 )
 
-// MARK: - The library, the research library, the command-line tools
+// MARK: - The library, the fleet, the research library, the command-line tools
 
+// What an app links: the analysis on the device, its session store (SQLite) and slim-mode model download. No
+// libpq and no remote-input downloads: those are the fleet's.
 let library: Target = .target(
     name: "SleepAnalysis",
     dependencies: [
         "CSleepDSP", "CFFTW", "CSndFile", "COgg", "COpus", "CALSA", "CALSAMessages", "CSQLite", "CSodium", "CSoxr",
-        "CPostgres",
     ],
     resources: [.copy("../../Models")]
+)
+
+// What a service links beside it: the PostgreSQL connection (libpq), `NightQueue`, `NightWorker`, the PostgreSQL
+// session-store backend and inputs from http(s) URLs. It reaches the library's internals through `package`
+// declarations.
+let fleet: Target = .target(
+    name: "SleepAnalysisFleet",
+    dependencies: ["SleepAnalysis", "CPostgres"]
 )
 
 // Research code kept out of the product: evaluation on labelled data, training-feature export, stereo scene
@@ -62,7 +72,7 @@ let commandLineKit: Target = .target(name: "CommandLineKit")
 
 let commandLineTool: Target = .executableTarget(
     name: "sleepanalysis",
-    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation", "CommandLineKit"]
+    dependencies: ["SleepAnalysis", "SleepAnalysisFleet", "SleepAnalysisEvaluation", "CommandLineKit"]
 )
 
 // Fuzz harnesses for the parsers. A normal build is a corpus runner; Tools/fuzz/run.sh builds it with
@@ -75,7 +85,7 @@ let fuzzHarnesses: [Target] = [
 
 let benchmark: Target = .executableTarget(
     name: "sleepanalysis-bench",
-    dependencies: ["SleepAnalysis", "SleepAnalysisEvaluation", "CommandLineKit"]
+    dependencies: ["SleepAnalysis", "SleepAnalysisFleet", "SleepAnalysisEvaluation", "CommandLineKit"]
 )
 
 // MARK: - Tests
@@ -89,8 +99,8 @@ let testSupport: Target = .target(
 let tests: Target = .testTarget(
     name: "SleepAnalysisTests",
     dependencies: [
-        "SleepAnalysis", "SleepAnalysisEvaluation", "TestSupport", "CSleepDSP", "CZlib", "CSndFile", "COgg",
-        "CommandLineKit",
+        "SleepAnalysis", "SleepAnalysisFleet", "SleepAnalysisEvaluation", "TestSupport", "CSleepDSP", "CZlib",
+        "CSndFile", "COgg", "CommandLineKit",
     ]
 )
 
@@ -101,12 +111,14 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SleepAnalysis", targets: ["SleepAnalysis"]),
+        .library(name: "SleepAnalysisFleet", targets: ["SleepAnalysisFleet"]),
         .executable(name: "sleepanalysis", targets: ["sleepanalysis"]),
         .executable(name: "sleepanalysis-bench", targets: ["sleepanalysis-bench"]),
         .executable(name: "sleepanalysis-fuzz", targets: ["sleepanalysis-fuzz"]),
     ],
     targets: systemLibraries + [
-        dspCore, alsaMessages, library, evaluation, commandLineKit, commandLineTool, benchmark, testSupport, tests,
+        dspCore, alsaMessages, library, fleet, evaluation, commandLineKit, commandLineTool, benchmark, testSupport,
+        tests,
     ] + fuzzHarnesses
 )
 

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import SleepAnalysis
+import SleepAnalysisFleet
 
 /// `sleepanalysis-bench queue [--database URL] [--jobs N] [--clients K] [--input AUDIO]`: the night queue's own
 /// cost. It analyses `AUDIO` once for a real result, then submits N jobs and has K clients (one connection each,
@@ -31,7 +32,7 @@ enum QueueBenchmarkCommand {
         let input = URL(fileURLWithPath: parsed.option("input") ?? "Fixtures/night_short.ogg")
         do {
             let night = try await BenchmarkNight.analyse(input)
-            let address = PostgresAddress.resolve(database)
+            let address = FleetDatabaseAddress.resolve(database)
             let queues = try await openQueues(address, count: clients)
             let subject = "queue-bench-\(UUID().uuidString.prefix(8))"
             let submission = NightSubmission(
@@ -55,7 +56,7 @@ enum QueueBenchmarkCommand {
         }
     }
 
-    private static func openQueues(_ address: PostgresAddress, count: Int) async throws -> [NightQueue] {
+    private static func openQueues(_ address: FleetDatabaseAddress, count: Int) async throws -> [NightQueue] {
         var queues: [NightQueue] = []
         for _ in 0..<count { queues.append(try await NightQueue(address: address)) }
         return queues

@@ -10,7 +10,7 @@
 # framework's generated version symbol): `SleepAnalysisVersion` is in neither the listing nor DocC's symbol pages.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-modules=(SleepAnalysis)
+modules=(SleepAnalysis SleepAnalysisFleet)
 graphs="$(mktemp -d)"
 trap 'rm -rf "$graphs"' EXIT
 Tools/api/symbol-graphs.sh "$graphs" "${modules[@]}" >/dev/null 2>"$graphs/build.log" || {

@@ -6,9 +6,9 @@ import Foundation
 
 /// One HTTP request with URLSession (libcurl on Linux) whose body is handed over chunk by chunk as it arrives,
 /// so that what was received before a failure is kept by the consumer (resumable downloads).
-enum HTTPStreamingRequest {
+package enum HTTPStreamingRequest {
     /// Decides on a response: given its status and headers, returns the consumer of its body chunks or throws.
-    typealias ResponseHandler = @Sendable (Int, [String: String]) throws -> @Sendable (Data) throws -> Void
+    package typealias ResponseHandler = @Sendable (Int, [String: String]) throws -> @Sendable (Data) throws -> Void
 
     /// Runs `request` to its end; cancelling the calling task cancels the request.
     ///
@@ -18,7 +18,7 @@ enum HTTPStreamingRequest {
     ///   - onResponse: Checks the response and returns the body consumer.
     /// - Throws: What `onResponse` or the consumer threw, else the transport's error (a `URLError`; its user
     ///   info holds the URL, so describe it by its code, never with `String(describing:)`).
-    static func run(
+    package static func run(
         _ request: URLRequest, idleTimeout: TimeInterval, onResponse: @escaping ResponseHandler
     )
         async throws
@@ -41,7 +41,7 @@ enum HTTPStreamingRequest {
     }
 
     /// The first byte position of a `Content-Range: bytes a-b/n` header.
-    static func contentRangeStart(_ headers: [String: String]) -> Int64? {
+    package static func contentRangeStart(_ headers: [String: String]) -> Int64? {
         guard let text = header("content-range", in: headers), text.lowercased().hasPrefix("bytes ") else {
             return nil
         }
@@ -49,7 +49,7 @@ enum HTTPStreamingRequest {
     }
 
     /// The value of header `name` (any case), trimmed.
-    static func header(_ name: String, in headers: [String: String]) -> String? {
+    package static func header(_ name: String, in headers: [String: String]) -> String? {
         headers.first { $0.key.lowercased() == name }?.value.trimmingCharacters(in: .whitespaces)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// How the journal and the session store turn values into stored bytes and back: JSON, exact dates,
 /// and non-finite numbers (a feature vector may hold NaN) written as strings instead of failing.
-enum PersistenceCoding {
+package enum PersistenceCoding {
     /// Encodes `value` as JSON.
     ///
     /// - Parameters:
@@ -30,7 +30,7 @@ enum PersistenceCoding {
     ///   - what: What it is, for the error message.
     /// - Returns: The value.
     /// - Throws: `SleepCycleSdkError.storageFailure` when the bytes do not decode as `type`.
-    static func decode<Value: Decodable>(
+    package static func decode<Value: Decodable>(
         _ type: Value.Type, from data: Data, what: @autoclosure () -> String
     ) throws -> Value {
         let decoder = JSONDecoder()

@@ -7,9 +7,9 @@ import Foundation
 /// `~/.local/state/sleepanalysis`) and `$XDG_DATA_HOME/sleepanalysis` (else `~/.local/share/sleepanalysis`).
 /// `initialize(..., storageDirectory:)` replaces both with `<storageDirectory>/state` and `<storageDirectory>/data`.
 /// Directories are created on first use.
-struct StorageLocations: Sendable, Hashable {
+package struct StorageLocations: Sendable, Hashable {
     /// Licence token cache, telemetry spool.
-    let stateDirectory: URL
+    package let stateDirectory: URL
     /// Downloaded models.
     let dataDirectory: URL
 
@@ -19,7 +19,7 @@ struct StorageLocations: Sendable, Hashable {
     ///   - storageDirectory: An override for services and tests, or nil for XDG.
     ///   - environment: The process environment (injectable for tests).
     /// - Returns: The resolved locations (nothing is created yet).
-    static func resolve(
+    package static func resolve(
         storageDirectory: URL?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> StorageLocations {
         if let root = storageDirectory?.standardizedFileURL {

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import SleepAnalysis
+import SleepAnalysisFleet
 
 /// `sleepanalysis queue status [--format json|text]`: jobs per state and the job waiting longest.
 ///

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import SleepAnalysis
+import SleepAnalysisFleet
 
 /// `sleepanalysis queue submit AUDIO --start ISO8601 --subject ID …`: adds a night to the queue and prints its
 /// job id. Each input is a path, stored absolute (workers must see the file at the same path: a shared file

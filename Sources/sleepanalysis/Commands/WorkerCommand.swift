@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import SleepAnalysis
+import SleepAnalysisFleet
 
 /// `sleepanalysis worker --database URL [--concurrency N] …`: analyses nights from the PostgreSQL queue until
 /// stopped. SIGTERM or SIGINT: claim no more and finish the running nights (up to `--drain-seconds`, then give

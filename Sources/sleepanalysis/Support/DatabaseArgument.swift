@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import SleepAnalysis
+import SleepAnalysisFleet
 
 /// The `--database URL` option of the fleet commands: a `postgresql://` URL or libpq `key=value` string, else
 /// `$SLEEPANALYSIS_DATABASE_URL`, else libpq's own environment (`PGHOST`, …) and `~/.pgpass`.
@@ -17,9 +18,9 @@ enum DatabaseArgument {
     ///
     /// - Parameter parsed: The parsed command line.
     /// - Returns: The queue.
-    /// - Throws: `PostgresError` when the database cannot be reached or migrated.
+    /// - Throws: `FleetDatabaseError` when the database cannot be reached or migrated.
     static func openQueue(_ parsed: ParsedArguments) async throws -> NightQueue {
-        try await NightQueue(address: PostgresAddress.resolve(parsed.option(option)))
+        try await NightQueue(address: FleetDatabaseAddress.resolve(parsed.option(option)))
     }
 
     /// The job identifier in positional `index`.

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import SleepAnalysis
+import SleepAnalysisFleet
 
 /// The `--store DIR` option of the store commands, with the default the SDK uses, and the PostgreSQL session store
 /// the reading commands (`history`, `export`) open instead with `--database URL` or `--subject ID`.
@@ -97,6 +98,6 @@ enum StoreDirectoryArgument {
             throw CommandLineError.usage(
                 "--database needs --subject ID: the PostgreSQL store keeps each subject's nights", usage: parsed.usage)
         }
-        return try SessionStore(address: PostgresAddress.resolve(database), subject: subject)
+        return try SessionStore(address: FleetDatabaseAddress.resolve(database), subject: subject)
     }
 }

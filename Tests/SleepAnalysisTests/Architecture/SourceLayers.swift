@@ -1,9 +1,10 @@
 import Foundation
 
-/// The library's folders in layer order, bottom first: a file may use the types of its own layer and of the
-/// layers listed before it, never of one listed after it. A folder not listed (nor inside a listed one) is an
-/// error, so a new folder must be given its place.
+/// A target's folders in layer order, bottom first: a file may use the types of its own layer and of the layers
+/// listed before it, never of one listed after it. A folder not listed (nor inside a listed one) is an error, so a
+/// new folder must be given its place.
 enum SourceLayers {
+    /// The library's folders (`Sources/SleepAnalysis`).
     static let order: [String] = [
         "Support",
         "Time",
@@ -29,19 +30,25 @@ enum SourceLayers {
         "Results",
         "Pipeline",
         "Persistence",
-        "Persistence/PostgreSQL",
-        "Persistence/SessionStorePostgreSQL",
-        "Persistence/NightQueue",
         "Telemetry",
         "Licensing",
         "ModelStore",
         "Analyzer",
         "SDK",
-        "Fleet",
     ]
 
-    /// The layer a file (path relative to the library's folder) belongs to: the longest listed folder holding it.
-    static func layer(ofFile path: String) -> String? {
+    /// The fleet's folders (`Sources/SleepAnalysisFleet`), all above the whole library.
+    static let fleetOrder: [String] = [
+        "RemoteInputs",
+        "PostgreSQL",
+        "SessionStorePostgreSQL",
+        "NightQueue",
+        "Worker",
+    ]
+
+    /// The layer a file (path relative to its target's folder) belongs to: the longest folder of `order` holding
+    /// it.
+    static func layer(ofFile path: String, in order: [String] = order) -> String? {
         let folder = (path as NSString).deletingLastPathComponent
         return order.filter { folder == $0 || folder.hasPrefix($0 + "/") }.max { $0.count < $1.count }
     }
@@ -137,15 +144,21 @@ struct LayerViolation: CustomStringConvertible, Equatable {
     var description: String { "\(file) (\(fileLayer)) uses \(typeName) from \(typeLayer), a layer above it" }
 }
 
-/// Checks a set of files against `SourceLayers.order`.
+/// Checks a target's files against its layer order (`SourceLayers.order` for the library).
 enum LayeringCheck {
     /// The files that belong to no listed layer, and the uses of types from higher layers.
-    static func check(_ files: [SourceFile]) -> (unplaced: [String], violations: [LayerViolation]) {
-        let rank = Dictionary(uniqueKeysWithValues: SourceLayers.order.enumerated().map { ($1, $0) })
+    ///
+    /// - Parameters:
+    ///   - files: The target's files.
+    ///   - order: The target's folders, bottom first.
+    static func check(
+        _ files: [SourceFile], order: [String] = SourceLayers.order
+    ) -> (unplaced: [String], violations: [LayerViolation]) {
+        let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         var owners: [String: Set<String>] = [:]
         var unplaced: [String] = []
         for file in files {
-            guard let layer = SourceLayers.layer(ofFile: file.path) else {
+            guard let layer = SourceLayers.layer(ofFile: file.path, in: order) else {
                 unplaced.append(file.path)
                 continue
             }
@@ -153,7 +166,7 @@ enum LayeringCheck {
         }
         var violations: [LayerViolation] = []
         for file in files {
-            guard let layer = SourceLayers.layer(ofFile: file.path), let own = rank[layer] else { continue }
+            guard let layer = SourceLayers.layer(ofFile: file.path, in: order), let own = rank[layer] else { continue }
             for name in file.mentionedTypeNames.sorted() {
                 for owner in owners[name] ?? [] where owner != layer && rank[owner, default: 0] > own {
                     violations.append(

@@ -225,7 +225,7 @@ public final class SessionJournal: Sendable {
     /// right now would leave it.
     ///
     /// - Throws: `SleepCycleSdkError.storageFailure` when the copy cannot be written.
-    func copy(to url: URL) throws {
+    package func copy(to url: URL) throws {
         try database.copy(to: url)
     }
 

@@ -75,7 +75,9 @@ public final class SessionStore: Sendable {
     }
 
     /// A store on `backend`.
-    init(backend: any SessionStoreBackend, directory: URL?, isReadOnly: Bool, quarantined: QuarantinedFile?) {
+    package init(
+        backend: any SessionStoreBackend, directory: URL?, isReadOnly: Bool, quarantined: QuarantinedFile?
+    ) {
         self.backend = backend
         self.directory = directory
         self.isReadOnly = isReadOnly

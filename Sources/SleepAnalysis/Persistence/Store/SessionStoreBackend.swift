@@ -6,7 +6,7 @@ import Foundation
 /// query pages, how changes are published); a backend only stores and fetches rows, so SQLite (the embedded
 /// default) and PostgreSQL answer every query alike. Writes are atomic; each save or delete takes the next anchor.
 /// Errors are `SleepCycleSdkError.storageFailure`.
-protocol SessionStoreBackend: Sendable {
+package protocol SessionStoreBackend: Sendable {
     /// Where the store is, for messages (never holding a password).
     var location: String { get }
 
@@ -62,13 +62,13 @@ protocol SessionStoreBackend: Sendable {
 }
 
 /// A running watch for changes made elsewhere (see `SessionStoreBackend.watchChanges(_:)`).
-protocol SessionStoreWatch: Sendable {
+package protocol SessionStoreWatch: Sendable {
     /// Stops the watch (it calls back no more once this returns, give or take one call in progress).
     func stop()
 }
 
 /// The encoded columns of a night.
-enum SessionStoreColumn: String, Sendable {
+package enum SessionStoreColumn: String, Sendable {
     /// The `StoredNight` summary.
     case summary
     /// The whole `AnalysisResult`.
@@ -76,21 +76,21 @@ enum SessionStoreColumn: String, Sendable {
 }
 
 /// A night ready to be written: its summary, the encoded summary and result, and the stage rows to index.
-struct SessionStoreRecord: Sendable {
+package struct SessionStoreRecord: Sendable {
     /// The summary (its columns: id, times, time zone).
-    let night: StoredNight
+    package let night: StoredNight
     /// The encoded summary.
-    let summary: Data
+    package let summary: Data
     /// The encoded result.
-    let result: Data
+    package let result: Data
     /// The stage rows: the whole-night stages, or the real-time ones without them.
-    let samples: [SleepStageSample]
+    package let samples: [SleepStageSample]
 
     /// Encodes a result for storing.
     ///
     /// - Parameter result: The night.
     /// - Throws: `SleepCycleSdkError.storageFailure` when it cannot be encoded.
-    init(_ result: AnalysisResult) throws {
+    package init(_ result: AnalysisResult) throws {
         night = StoredNight(result: result)
         summary = try PersistenceCoding.encode(night, what: "the night summary")
         self.result = try PersistenceCoding.encode(result, what: "the analysis result")
@@ -102,31 +102,47 @@ struct SessionStoreRecord: Sendable {
 }
 
 /// One night's row as a range query returns it.
-struct SessionStoreNightRow {
+package struct SessionStoreNightRow {
     /// The row's identifier in its store (SQLite's row id; the night's anchor in PostgreSQL), -1 if unreadable.
-    var rowId: Int64
+    package var rowId: Int64
     /// The session id as stored.
-    var sessionId: String
+    package var sessionId: String
     /// The stored start time, if readable.
-    var startTime: Date?
+    package var startTime: Date?
     /// The encoded column, or why it could not be read.
-    var bytes: Result<Data, any Error>
+    package var bytes: Result<Data, any Error>
+
+    /// A row with its fields.
+    package init(rowId: Int64, sessionId: String, startTime: Date?, bytes: Result<Data, any Error>) {
+        self.rowId = rowId
+        self.sessionId = sessionId
+        self.startTime = startTime
+        self.bytes = bytes
+    }
 }
 
 /// One stage sample's row.
-struct SessionStoreStageRow {
+package struct SessionStoreStageRow {
     /// The session.
-    var sessionId: UUID
+    package var sessionId: UUID
     /// The stage's raw value as stored.
-    var stage: String
+    package var stage: String
     /// Its start.
-    var startDate: Date
+    package var startDate: Date
     /// Its end.
-    var endDate: Date
+    package var endDate: Date
+
+    /// A row with its fields.
+    package init(sessionId: UUID, stage: String, startDate: Date, endDate: Date) {
+        self.sessionId = sessionId
+        self.stage = stage
+        self.startDate = startDate
+        self.endDate = endDate
+    }
 }
 
 /// One row of an anchored query: a saved night's summary or a tombstone.
-enum SessionStoreChangeRow {
+package enum SessionStoreChangeRow {
     /// A night saved under `anchor`, with its encoded summary.
     case saved(anchor: SessionStoreAnchor, summary: Data)
     /// A night deleted under `anchor`.

@@ -1,0 +1,155 @@
+import Foundation
+import SleepAnalysis
+
+/// One leased night analysed by a `SleepAnalyzer` of its own, in a storage directory of its own that is removed
+/// afterwards, after its `http(s)` inputs are downloaded (also removed afterwards). `abort` stops it early from
+/// another task.
+///
+/// Thread safety: `@unchecked Sendable`; `source`, `download` and `abortReason` are only touched under `lock`.
+final class NightAnalysisRun: @unchecked Sendable {
+    /// Why a run was stopped early.
+    enum AbortReason: Sendable, Hashable {
+        /// The worker is stopping: give the job back.
+        case released
+        /// The lease is no longer ours (expired and claimed elsewhere, or the job was cancelled).
+        case leaseLost
+    }
+
+    /// How a run ended.
+    enum Outcome: Sendable {
+        /// The whole night's result.
+        case analysed(AnalysisResult)
+        /// It failed.
+        case failed(NightFailureClassification)
+        /// `abort` stopped it.
+        case aborted(AbortReason)
+    }
+
+    private let lease: NightLease
+    private let configuration: NightWorkerConfiguration
+    private let checkpoint: NightCheckpoint?
+    private let lock = NSLock()
+    private var source: (any DataSource)?
+    private var download: Task<NightLocalInputs, any Error>?
+    private var abortReason: AbortReason?
+
+    /// The analyzer's storage directory (its journal is what checkpoints copy).
+    let storageDirectory: URL
+    /// Where the night's `http(s)` inputs are downloaded.
+    let downloadDirectory: URL
+
+    /// A run of the leased night, resumed from `checkpoint` when one is given.
+    init(lease: NightLease, configuration: NightWorkerConfiguration, checkpoint: NightCheckpoint? = nil) {
+        self.lease = lease
+        self.configuration = configuration
+        self.checkpoint = checkpoint
+        let runName = "job-\(lease.job.id)-\(lease.token.uuidString.prefix(8))"
+        storageDirectory = configuration.storageRoot.appendingPathComponent(runName, isDirectory: true)
+        downloadDirectory = configuration.downloadDirectory.appendingPathComponent(runName, isDirectory: true)
+    }
+
+    /// Stops the run early; the first reason given wins.
+    ///
+    /// - Parameter reason: Why.
+    func abort(_ reason: AbortReason) {
+        let (current, fetching) = lock.withLock { () -> ((any DataSource)?, Task<NightLocalInputs, any Error>?) in
+            if abortReason == nil { abortReason = reason }
+            return (source, download)
+        }
+        fetching?.cancel()
+        current?.stop()
+    }
+
+    /// Analyses the night from its start (or from its checkpoint) to its end.
+    ///
+    /// - Returns: The result, the failure, or the abort.
+    func run() async -> Outcome {
+        defer {
+            try? FileManager.default.removeItem(at: storageDirectory)
+            try? FileManager.default.removeItem(at: downloadDirectory)
+        }
+        let inputs: NightLocalInputs
+        do {
+            inputs = try await fetchInputs()
+        } catch {
+            return lock.withLock({ abortReason }).map(Outcome.aborted) ?? .failed(.classify(error))
+        }
+        let analyzer = SleepAnalyzer(name: "job-\(lease.job.id)")
+        let outcome: Outcome
+        do {
+            if let checkpoint { try NightJournalSnapshot.restore(checkpoint, storageDirectory: storageDirectory) }
+            try await analyzer.initialize(
+                logLevel: .warning, logger: configuration.logger, apiKey: configuration.apiKey,
+                storageDirectory: storageDirectory, trustedIssuerKeys: configuration.trustedIssuerKeys)
+            outcome = try await analyse(with: analyzer, inputs: inputs)
+        } catch {
+            outcome = lock.withLock({ abortReason }).map(Outcome.aborted) ?? .failed(.classify(error))
+        }
+        await analyzer.deinitialize()
+        return outcome
+    }
+
+    /// Resumes the journaled session (falling back to a new one) or starts one, and waits for the night's end.
+    private func analyse(with analyzer: SleepAnalyzer, inputs: NightLocalInputs) async throws -> Outcome {
+        var source = try adopt(makeSource(analyzer, inputs))
+        var sessionId: UUID?
+        if checkpoint != nil, await analyzer.isResumePossible() {
+            sessionId = try? await analyzer.resumeAnalysis(using: source).first?.sessionId
+            if sessionId == nil {
+                // The checkpoint does not fit (damaged, other files): analyse the night from its start.
+                try await analyzer.clearActiveSessions()
+                source = try adopt(makeSource(analyzer, inputs))
+            }
+        }
+        let night = lease.job.submission
+        let config = SleepAnalysisConfig(
+            useAudio: true, useAccelerometer: night.accelerometer != nil, useHeartRate: night.heartRate != nil)
+        let session: UUID
+        if let sessionId {
+            session = sessionId
+        } else {
+            session = try await analyzer.startAnalysis(config: config, using: source)
+        }
+        await source.waitUntilFinished()
+        if let reason = lock.withLock({ abortReason }) { return .aborted(reason) }
+        let result = try await analyzer.stopAnalysis(sessionId: session)
+        if let sourceError = await analyzer.dataSourceError { return .failed(.classify(sourceError)) }
+        return .analysed(result)
+    }
+
+    private func makeSource(_ analyzer: SleepAnalyzer, _ inputs: NightLocalInputs) -> any DataSource {
+        analyzer.createFileDataSource(
+            audio: inputs.audio, accelerometer: inputs.accelerometer, heartRate: inputs.heartRate,
+            startTime: lease.job.submission.startTime, pace: configuration.pace)
+    }
+
+    /// Downloads the night's `http(s)` inputs in a task `abort` cancels.
+    ///
+    /// - Throws: `RemoteInputError`; `CancellationError` when the run was aborted.
+    private func fetchInputs() async throws -> NightLocalInputs {
+        let (night, fetcher, directory) = (lease.job.submission, configuration.fetcher, downloadDirectory)
+        let logger = PackageLogger(threshold: configuration.logLevel, destination: configuration.logger).with(
+            "job", String(lease.job.id))
+        let task = Task {
+            try await NightLocalInputs.fetch(night, fetcher: fetcher, into: directory, logger: logger)
+        }
+        let aborted = lock.withLock { () -> Bool in
+            download = task
+            return abortReason != nil
+        }
+        if aborted { task.cancel() }
+        return try await task.value
+    }
+
+    /// Makes `source` the one `abort` stops.
+    ///
+    /// - Throws: `CancellationError` when the run was already aborted (the caller reports the abort).
+    private func adopt(_ source: any DataSource) throws -> any DataSource {
+        let aborted = lock.withLock { () -> Bool in
+            self.source = source
+            return abortReason != nil
+        }
+        if aborted { throw CancellationError() }
+        return source
+    }
+}

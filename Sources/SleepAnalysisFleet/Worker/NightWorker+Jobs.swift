@@ -1,0 +1,140 @@
+import Foundation
+import SleepAnalysis
+
+extension NightWorker {
+    /// Analyses one leased job while renewing its lease, then ends it in the queue.
+    func process(_ lease: NightLease) async {
+        let job = lease.job
+        logger.info("job \(job.id): claimed (attempt \(job.attempts) of \(job.submission.maxAttempts))")
+        var checkpoint: NightCheckpoint?
+        if job.attempts > 1 {
+            checkpoint =
+                await persistently("reading the checkpoint of job \(job.id)") {
+                    try await self.queue.checkpoint(jobId: job.id)
+                } ?? nil
+        }
+        if let checkpoint {
+            logger.info(
+                "job \(job.id): resuming after \(checkpoint.epochs) epochs journaled by \(checkpoint.writtenBy)")
+        }
+        let run = NightAnalysisRun(lease: lease, configuration: configuration, checkpoint: checkpoint)
+        await control.register(run, job: job.id)
+        let outcome = await withTaskGroup(of: NightAnalysisRun.Outcome?.self) { group in
+            group.addTask { await run.run() }
+            group.addTask {
+                await self.keepLeased(lease, run: run)
+                return nil
+            }
+            var outcome = NightAnalysisRun.Outcome.aborted(.leaseLost)
+            for await value in group {
+                guard let value else { continue }
+                outcome = value
+                group.cancelAll()
+            }
+            return outcome
+        }
+        await control.unregister(job: job.id)
+        await finish(lease, outcome)
+    }
+
+    /// Renews the lease every `renewalInterval` until cancelled, saving the night's journal as a checkpoint after
+    /// each renewal when it has grown; aborts the run when the lease is lost.
+    private func keepLeased(_ lease: NightLease, run: NightAnalysisRun) async {
+        var lease = lease
+        var savedEpochs = 0
+        while true {
+            do {
+                try await Task.sleep(nanoseconds: UInt64(configuration.renewalInterval * 1_000_000_000))
+            } catch {
+                return
+            }
+            do {
+                guard try await queue.renew(&lease, for: configuration.leaseDuration) else {
+                    logger.warning("job \(lease.job.id): lease lost (cancelled, or expired and taken); stopping it")
+                    run.abort(.leaseLost)
+                    return
+                }
+                savedEpochs = await saveCheckpoint(lease, run: run, after: savedEpochs)
+            } catch {
+                logger.warning("job \(lease.job.id): cannot renew the lease (trying again): \(error)")
+            }
+        }
+    }
+
+    /// Saves the run's journal when it holds more than `savedEpochs` epochs.
+    ///
+    /// - Returns: The epochs now saved.
+    private func saveCheckpoint(_ lease: NightLease, run: NightAnalysisRun, after savedEpochs: Int) async -> Int {
+        let (storage, name) = (run.storageDirectory, configuration.name)
+        let snapshot = await withCheckedContinuation { continuation in
+            // The copy blocks on SQLite: off the cooperative pool.
+            DispatchQueue.global().async {
+                continuation.resume(returning: try? NightJournalSnapshot.take(storageDirectory: storage, worker: name))
+            }
+        }
+        guard let snapshot, snapshot.epochs > savedEpochs else { return savedEpochs }
+        do {
+            try await queue.saveCheckpoint(lease, snapshot)
+            logger.debug("job \(lease.job.id): checkpoint after \(snapshot.epochs) epochs")
+            return snapshot.epochs
+        } catch {
+            logger.warning("job \(lease.job.id): cannot save a checkpoint: \(error)")
+            return savedEpochs
+        }
+    }
+
+    /// Stores what the run came to.
+    private func finish(_ lease: NightLease, _ outcome: NightAnalysisRun.Outcome) async {
+        let id = lease.job.id
+        switch outcome {
+        case .analysed(let result):
+            let stored = await persistently("storing the result of job \(id)") {
+                try await self.queue.complete(lease, result: result, worker: self.configuration.name)
+            }
+            if stored == false { logger.warning("job \(id): analysed, but the lease was lost; result discarded") }
+            if stored == true { logger.info("job \(id): done") }
+        case .failed(let classification):
+            if case .worker(let error) = classification {
+                logger.error("job \(id): this worker cannot analyse nights, stopping: \(error.description)")
+                _ = await persistently("releasing job \(id)") { try await self.queue.release(lease) }
+                await control.fail(error)
+                return
+            }
+            guard let failure = classification.jobFailure else { return }
+            let state = await persistently("failing job \(id)") { try await self.queue.fail(lease, failure) }
+            switch (failure, state.flatMap { $0 }) {
+            case (_, nil): logger.warning("job \(id): failed, but the lease was lost: \(failure.message)")
+            case (_, .queued?): logger.warning("job \(id): will be retried: \(failure.message)")
+            default: logger.warning("job \(id): failed: \(failure.message)")
+            }
+        case .aborted(.released):
+            _ = await persistently("releasing job \(id)") { try await self.queue.release(lease) }
+            logger.info("job \(id): released to the queue")
+        case .aborted(.leaseLost):
+            break
+        }
+    }
+
+    /// Runs a queue call, retrying transient database failures a few times with back-off.
+    ///
+    /// - Returns: The call's value, or nil when it kept failing (the lease then expires and another worker
+    ///   takes the job).
+    private func persistently<T: Sendable>(
+        _ what: String, _ call: @Sendable () async throws -> T
+    ) async -> T? {
+        var delay: TimeInterval = 0.5
+        for attempt in 1...6 {
+            do {
+                return try await call()
+            } catch let error as FleetDatabaseError where error.isTransient && attempt < 6 {
+                logger.warning("\(what) failed (retrying in \(delay) s): \(error)")
+                try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                delay = min(delay * 2, 10)
+            } catch {
+                logger.error("\(what) failed: \(error)")
+                return nil
+            }
+        }
+        return nil
+    }
+}

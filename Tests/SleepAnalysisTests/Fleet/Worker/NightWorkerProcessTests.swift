@@ -1,0 +1,118 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@_spi(Internal) @testable import SleepAnalysis
+@testable import SleepAnalysisFleet
+
+/// `sleepanalysis worker` processes: one killed with SIGKILL mid-night is replaced by another worker, which
+/// resumes the night from the journal checkpoint in PostgreSQL; SIGTERM stops one cleanly.
+final class NightWorkerProcessTests: NightQueueTestCase {
+
+    /// Starts `sleepanalysis worker` on the test database, its output in files under the test directory.
+    private func startWorker(name: String, _ extra: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = try builtCommandLineTool()
+        process.arguments =
+            [
+                "worker", "--name", name, "--poll-seconds", "0.2", "--log-level", "warning", "--storage",
+                directory.url.appendingPathComponent(name).path,
+            ] + extra
+        var environment = ProcessInfo.processInfo.environment
+        environment[FleetDatabaseAddress.environmentVariable] = testDatabase.address.connectionString
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        let log = directory.url.appendingPathComponent("\(name).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        return process
+    }
+
+    private func waitForExit(_ process: Process, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return false
+        }
+        return true
+    }
+
+    func test_aWorkerKilledMidNight_isReplaced_whichResumesTheNight_andItIsDoneOnce() async throws {
+        let night = try QueueNights.submission(1, in: directory.url)
+        let id = try await queue.submit(night)
+        let doomed = try startWorker(name: "doomed", ["--pace", "8", "--lease-seconds", "2"])
+        let queue: NightQueue = queue
+        let checkpointed = try await QueueNights.waitUntil(timeout: 90) {
+            try await queue.checkpoint(jobId: id).map { $0.epochs >= 2 } ?? false
+        }
+        XCTAssertTrue(checkpointed, "the first worker saved the night's journal")
+        XCTAssertTrue(doomed.isRunning, "still analysing when killed")
+        kill(doomed.processIdentifier, SIGKILL)
+        doomed.waitUntilExit()
+        let saved = try await queue.checkpoint(jobId: id)
+        let checkpoint = try XCTUnwrap(saved)
+        XCTAssertLessThan(checkpoint.epochs, AnalyzerNights.nightSeconds / 30, "killed mid-night")
+        let journalFile = directory.url.appendingPathComponent("checkpoint.sqlite")
+        try checkpoint.journal.write(to: journalFile)
+        let journaledSession = try SessionJournal(databaseURL: journalFile).activeSessions().first?.sessionId
+
+        let rescuer = NightWorker(
+            queue: queue,
+            configuration: try QueueNights.configuration(name: "rescuer", storage: directory.url, leaseDuration: 5))
+        let rescuing = Task { try await rescuer.run() }
+        let done = try await QueueNights.waitUntil(timeout: 120) { try await queue.job(id: id)?.state == .done }
+        await rescuer.stop()
+        try await rescuing.value
+
+        XCTAssertTrue(done, "the night was finished by another worker")
+        let job = try await queue.job(id: id)
+        XCTAssertEqual(job?.attempts, 2, "taken once by the killed worker, once by the rescuer")
+        let counts = try await QueueNights.resultCounts(testDatabase.database())
+        XCTAssertEqual(counts, [id: 1])
+        let writer = try await testDatabase.database().run {
+            try $0.execute("SELECT written_by FROM night_results WHERE job_id = $1", [String(id)]).rows.first?[0]
+        }
+        XCTAssertEqual(writer, "rescuer")
+        let leftover = try await queue.checkpoint(jobId: id)
+        XCTAssertNil(leftover, "the checkpoint goes with completion")
+
+        // The resumed night is the night analysed without interruption, to the last digit (session id aside).
+        let stored = try await queue.result(jobId: id)
+        let resumed = try XCTUnwrap(stored)
+        let reference = try await AnalyzerNights.analyse(
+            night.audio, startTime: night.startTime, storage: directory.url.appendingPathComponent("reference"),
+            licence: try TestLicenses.make())
+        XCTAssertEqual(try AnalyzerNights.comparable(resumed), try AnalyzerNights.comparable(reference))
+        XCTAssertEqual(resumed.sessionId, journaledSession, "the session in the checkpoint was resumed, not restarted")
+    }
+
+    func test_SIGTERM_finishesTheRunningNight_andExitsCleanly() async throws {
+        let id = try await queue.submit(try QueueNights.submission(2, in: directory.url))
+        let worker = try startWorker(name: "draining", ["--pace", "30"])
+        let queue: NightQueue = queue
+        let claimed = try await QueueNights.waitUntil(timeout: 60) { try await queue.job(id: id)?.state == .running }
+        XCTAssertTrue(claimed)
+        kill(worker.processIdentifier, SIGTERM)
+        XCTAssertTrue(waitForExit(worker, timeout: 90), "the worker exited after SIGTERM")
+        XCTAssertEqual(worker.terminationStatus, 0)
+        let job = try await queue.job(id: id)
+        XCTAssertEqual(job?.state, .done, "the running night was finished before exiting")
+    }
+
+    func test_SIGTERM_withNoDrainTime_releasesTheRunningNight() async throws {
+        let id = try await queue.submit(try QueueNights.submission(3, in: directory.url))
+        let worker = try startWorker(name: "releasing", ["--pace", "5", "--drain-seconds", "0"])
+        let queue: NightQueue = queue
+        let claimed = try await QueueNights.waitUntil(timeout: 60) { try await queue.job(id: id)?.state == .running }
+        XCTAssertTrue(claimed)
+        kill(worker.processIdentifier, SIGTERM)
+        XCTAssertTrue(waitForExit(worker, timeout: 30), "the worker exited after SIGTERM")
+        XCTAssertEqual(worker.terminationStatus, 0)
+        let job = try await queue.job(id: id)
+        XCTAssertEqual(job?.state, .queued, "given back for another worker")
+        XCTAssertEqual(job?.attempts, 0)
+    }
+}
