@@ -67,9 +67,12 @@ let evaluation: Target = .target(
     dependencies: ["SleepAnalysis", "CSoxr"]
 )
 
+// The command-line parser and argument specification the three tools share (not a product: `package` access).
+let commandLineKit: Target = .target(name: "CommandLineKit")
+
 let commandLineTool: Target = .executableTarget(
     name: "sleepanalysis",
-    dependencies: ["SleepAnalysis", "SleepAnalysisFleet", "SleepAnalysisEvaluation"]
+    dependencies: ["SleepAnalysis", "SleepAnalysisFleet", "SleepAnalysisEvaluation", "CommandLineKit"]
 )
 
 // Fuzz harnesses for the parsers. A normal build is a corpus runner; Tools/fuzz/run.sh builds it with
@@ -77,12 +80,12 @@ let commandLineTool: Target = .executableTarget(
 // from it otherwise).
 let fuzzHarnesses: [Target] = [
     .systemLibrary(name: "CLibFuzzer"),
-    .executableTarget(name: "sleepanalysis-fuzz", dependencies: ["SleepAnalysis", "CLibFuzzer"]),
+    .executableTarget(name: "sleepanalysis-fuzz", dependencies: ["SleepAnalysis", "CLibFuzzer", "CommandLineKit"]),
 ]
 
 let benchmark: Target = .executableTarget(
     name: "sleepanalysis-bench",
-    dependencies: ["SleepAnalysis", "SleepAnalysisFleet", "SleepAnalysisEvaluation"]
+    dependencies: ["SleepAnalysis", "SleepAnalysisFleet", "SleepAnalysisEvaluation", "CommandLineKit"]
 )
 
 // MARK: - Tests
@@ -97,7 +100,7 @@ let tests: Target = .testTarget(
     name: "SleepAnalysisTests",
     dependencies: [
         "SleepAnalysis", "SleepAnalysisFleet", "SleepAnalysisEvaluation", "TestSupport", "CSleepDSP", "CZlib",
-        "CSndFile", "COgg",
+        "CSndFile", "COgg", "CommandLineKit",
     ]
 )
 
@@ -114,7 +117,8 @@ let package = Package(
         .executable(name: "sleepanalysis-fuzz", targets: ["sleepanalysis-fuzz"]),
     ],
     targets: systemLibraries + [
-        dspCore, alsaMessages, library, fleet, evaluation, commandLineTool, benchmark, testSupport, tests,
+        dspCore, alsaMessages, library, fleet, evaluation, commandLineKit, commandLineTool, benchmark, testSupport,
+        tests,
     ] + fuzzHarnesses
 )
 

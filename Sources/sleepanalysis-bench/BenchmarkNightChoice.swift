@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SleepAnalysisEvaluation
 
@@ -19,26 +20,32 @@ struct BenchmarkNightChoice {
         self.channels = channels
     }
 
-    /// Takes `--hours`, `--rate`, `--channels` or `--input` with its value.
+    /// The option names it reads (without `--`).
+    static let optionNames: Set<String> = ["input", "hours", "rate", "channels"]
+
+    /// Takes `--hours`, `--rate`, `--channels` and `--input` from a parsed command line, each when given.
     ///
-    /// - Returns: false when `name` is another option; a bad value throws its usage message.
-    mutating func take(_ name: String, _ value: String) throws(BenchmarkUsageError) -> Bool {
-        switch name {
-        case "--hours": hours = try Self.hours(value)
-        case "--rate":
-            guard let parsed = Int(value), parsed >= 8_000 else {
-                throw BenchmarkUsageError("--rate: Hz, 8000 or more")
-            }
-            rate = parsed
-        case "--channels":
-            guard let parsed = Int(value), parsed == 1 || parsed == 2 else {
+    /// - Throws: a bad value's usage message.
+    mutating func take(_ parsed: ParsedArguments) throws(BenchmarkUsageError) {
+        if let value = parsed.option("hours") { hours = try Self.hours(value) }
+        if let value = parsed.option("rate") {
+            guard let rate = Int(value), rate >= 8_000 else { throw BenchmarkUsageError("--rate: Hz, 8000 or more") }
+            self.rate = rate
+        }
+        if let value = parsed.option("channels") {
+            guard let channels = Int(value), channels == 1 || channels == 2 else {
                 throw BenchmarkUsageError("--channels: 1 or 2")
             }
-            channels = parsed
-        case "--input": input = URL(fileURLWithPath: value)
-        default: return false
+            self.channels = channels
         }
-        return true
+        if let value = parsed.option("input") { input = URL(fileURLWithPath: value) }
+    }
+
+    /// Replaces the synthetic night's length.
+    ///
+    /// - Parameter hours: The length in hours, positive.
+    mutating func setHours(_ hours: Double) {
+        self.hours = hours
     }
 
     /// Parses the value of `--hours`.

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SleepAnalysis
 import SleepAnalysisEvaluation
@@ -8,24 +9,19 @@ import SleepAnalysisEvaluation
 enum EventsBenchmarkCommand {
     /// Runs the benchmark and returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
-        var hours = 1.0
-        var audio: URL?
-        var modelFile: URL?
-        var rest = arguments[...]
-        while let name = rest.popFirst() {
-            guard let value = rest.popFirst() else { return usage("\(name) needs a value") }
-            switch name {
-            case "--hours":
-                do {
-                    hours = try BenchmarkNightChoice.hours(value)
-                } catch {
-                    return usage(error.message)
-                }
-            case "--audio": audio = URL(fileURLWithPath: value)
-            case "--model": modelFile = URL(fileURLWithPath: value)
-            default: return usage("unknown option \(name)")
-            }
+        let parsed: ParsedArguments
+        switch commandLine.parse(arguments) {
+        case .parsed(let given): parsed = given
+        case .finished(let status): return status
         }
+        var hours = 1.0
+        do {
+            hours = try parsed.option("hours").map(BenchmarkNightChoice.hours) ?? hours
+        } catch {
+            return commandLine.fail(error.message)
+        }
+        let audio = parsed.option("audio").map { URL(fileURLWithPath: $0) }
+        let modelFile = parsed.option("model").map { URL(fileURLWithPath: $0) }
         do {
             let model = try modelFile.map { try EventClassifierModel.load(from: $0) } ?? EventClassifierModel.bundled()
             let result: EventEngineBenchmark.Result
@@ -53,7 +49,6 @@ enum EventsBenchmarkCommand {
         }
     }
 
-    private static func usage(_ message: String) -> Int32 {
-        BenchmarkUsage.fail("events", message, syntax: "[--hours N | --audio FILE] [--model FILE]")
-    }
+    private static let commandLine = BenchmarkCommandLine(
+        command: "events", syntax: "[--hours N | --audio FILE] [--model FILE]", options: ["hours", "audio", "model"])
 }

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SleepAnalysis
 
@@ -11,22 +12,22 @@ import SleepAnalysis
 enum LiveBenchmarkCommand {
     /// Runs the benchmark and returns the exit status.
     static func run(_ arguments: [String]) async -> Int32 {
+        let parsed: ParsedArguments
+        switch commandLine.parse(arguments) {
+        case .parsed(let given): parsed = given
+        case .finished(let status): return status
+        }
         var night = BenchmarkNightChoice(hours: 60.0 / 3600, rate: 48_000, channels: 2)
-        var rest = arguments[...]
-        while let name = rest.popFirst() {
-            guard let value = rest.popFirst() else { return usage("\(name) needs a value") }
-            do {
-                if name == "--seconds" {
-                    guard let seconds = Double(value), seconds >= 5, seconds <= 3_600 else {
-                        return usage("--seconds: 5 ... 3600")
-                    }
-                    _ = try night.take("--hours", String(seconds / 3600))
-                } else if try !night.take(name, value) {
-                    return usage("unknown option \(name)")
-                }
-            } catch {
-                return usage(error.message)
+        do {
+            try night.take(parsed)
+        } catch {
+            return commandLine.fail(error.message)
+        }
+        if let value = parsed.option("seconds") {
+            guard let seconds = Double(value), seconds >= 5, seconds <= 3_600 else {
+                return commandLine.fail("--seconds: 5 ... 3600")
             }
+            night.setHours(seconds / 3600)
         }
         do {
             let file = try night.file()
@@ -46,7 +47,7 @@ enum LiveBenchmarkCommand {
         }
     }
 
-    private static func usage(_ message: String) -> Int32 {
-        BenchmarkUsage.fail("live", message, syntax: "[--seconds 60] \(BenchmarkNightChoice.usage)")
-    }
+    private static let commandLine = BenchmarkCommandLine(
+        command: "live", syntax: "[--seconds 60] \(BenchmarkNightChoice.usage)",
+        options: BenchmarkNightChoice.optionNames.union(["seconds"]))
 }

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SleepAnalysis
 import SleepAnalysisEvaluation
@@ -12,30 +13,22 @@ import SleepAnalysisEvaluation
 enum PeerBenchmarkCommand {
     /// Runs the benchmark and returns the exit status.
     static func run(_ arguments: [String]) async -> Int32 {
-        var night = BenchmarkNightChoice()
-        var accelerometer: URL?
-        var stereo = false
-        var python = ProcessInfo.processInfo.environment["SLEEPANALYSIS_PYTHON"] ?? "python3"
-        var script = PythonPeer.repositoryScript
-        var rest = arguments[...]
-        while let name = rest.popFirst() {
-            if name == "--stereo" {
-                stereo = true
-                continue
-            }
-            guard let value = rest.popFirst() else { return usage("\(name) needs a value") }
-            do {
-                if try night.take(name, value) { continue }
-            } catch {
-                return usage(error.message)
-            }
-            switch name {
-            case "--accelerometer": accelerometer = URL(fileURLWithPath: value)
-            case "--python": python = value
-            case "--script": script = URL(fileURLWithPath: value)
-            default: return usage("unknown option \(name)")
-            }
+        let parsed: ParsedArguments
+        switch commandLine.parse(arguments) {
+        case .parsed(let given): parsed = given
+        case .finished(let status): return status
         }
+        var night = BenchmarkNightChoice()
+        do {
+            try night.take(parsed)
+        } catch {
+            return commandLine.fail(error.message)
+        }
+        let accelerometer = parsed.option("accelerometer").map { URL(fileURLWithPath: $0) }
+        let stereo = parsed.flag("stereo")
+        let python =
+            parsed.option("python") ?? ProcessInfo.processInfo.environment["SLEEPANALYSIS_PYTHON"] ?? "python3"
+        let script = parsed.option("script").map { URL(fileURLWithPath: $0) } ?? PythonPeer.repositoryScript
         do {
             let peer = try PythonPeer(
                 interpreter: try PythonPeer.interpreter(python, search: ProcessInfo.processInfo.environment["PATH"]),
@@ -87,9 +80,8 @@ enum PeerBenchmarkCommand {
         return (lines + [String(decoding: encoded, as: UTF8.self)]).joined(separator: "\n")
     }
 
-    private static func usage(_ message: String) -> Int32 {
-        BenchmarkUsage.fail(
-            "peer", message,
-            syntax: "\(BenchmarkNightChoice.usage) [--accelerometer CSV] [--stereo] [--python PATH] [--script PATH]")
-    }
+    private static let commandLine = BenchmarkCommandLine(
+        command: "peer",
+        syntax: "\(BenchmarkNightChoice.usage) [--accelerometer CSV] [--stereo] [--python PATH] [--script PATH]",
+        options: BenchmarkNightChoice.optionNames.union(["accelerometer", "python", "script"]), flags: ["stereo"])
 }

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SleepAnalysis
 import SleepAnalysisEvaluation
@@ -8,27 +9,23 @@ import SleepAnalysisEvaluation
 enum PipelineBenchmarkCommand {
     /// Runs the benchmark and returns the exit status.
     static func run(_ arguments: [String]) async -> Int32 {
+        let parsed: ParsedArguments
+        switch commandLine.parse(arguments) {
+        case .parsed(let given): parsed = given
+        case .finished(let status): return status
+        }
         var night = BenchmarkNightChoice()
+        do {
+            try night.take(parsed)
+        } catch {
+            return commandLine.fail(error.message)
+        }
         var features = SleepAnalysisFeatures.all
-        var rest = arguments[...]
-        while let name = rest.popFirst() {
-            guard let value = rest.popFirst() else { return usage("\(name) needs a value") }
-            do {
-                if try night.take(name, value) { continue }
-            } catch {
-                return usage(error.message)
-            }
-            switch name {
-            case "--features":
-                var unknown: [String] = []
-                features =
-                    value == "all"
-                    ? .all
-                    : SleepAnalysisFeatures(
-                        names: value == "none" ? [] : value.split(separator: ",").map(String.init), unknown: &unknown)
-                guard unknown.isEmpty else { return usage("unknown features \(unknown)") }
-            default: return usage("unknown option \(name)")
-            }
+        if let value = parsed.option("features"), value != "all" {
+            var unknown: [String] = []
+            features = SleepAnalysisFeatures(
+                names: value == "none" ? [] : value.split(separator: ",").map(String.init), unknown: &unknown)
+            guard unknown.isEmpty else { return commandLine.fail("unknown features \(unknown)") }
         }
         do {
             let file = try night.file()
@@ -48,7 +45,7 @@ enum PipelineBenchmarkCommand {
         }
     }
 
-    private static func usage(_ message: String) -> Int32 {
-        BenchmarkUsage.fail("pipeline", message, syntax: "\(BenchmarkNightChoice.usage) [--features all|none|a,b]")
-    }
+    private static let commandLine = BenchmarkCommandLine(
+        command: "pipeline", syntax: "\(BenchmarkNightChoice.usage) [--features all|none|a,b]",
+        options: BenchmarkNightChoice.optionNames.union(["features"]))
 }

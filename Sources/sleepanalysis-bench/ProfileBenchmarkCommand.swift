@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SleepAnalysis
 import SleepAnalysisEvaluation
@@ -9,15 +10,16 @@ import SleepAnalysisEvaluation
 enum ProfileBenchmarkCommand {
     /// Runs the profile and returns the exit status.
     static func run(_ arguments: [String]) async -> Int32 {
+        let parsed: ParsedArguments
+        switch commandLine.parse(arguments) {
+        case .parsed(let given): parsed = given
+        case .finished(let status): return status
+        }
         var night = BenchmarkNightChoice()
-        var rest = arguments[...]
-        while let name = rest.popFirst() {
-            guard let value = rest.popFirst() else { return usage("\(name) needs a value") }
-            do {
-                guard try night.take(name, value) else { return usage("unknown option \(name)") }
-            } catch {
-                return usage(error.message)
-            }
+        do {
+            try night.take(parsed)
+        } catch {
+            return commandLine.fail(error.message)
         }
         do {
             let file = try night.file()
@@ -55,7 +57,6 @@ enum ProfileBenchmarkCommand {
         return lines.joined(separator: "\n")
     }
 
-    private static func usage(_ message: String) -> Int32 {
-        BenchmarkUsage.fail("profile", message, syntax: BenchmarkNightChoice.usage)
-    }
+    private static let commandLine = BenchmarkCommandLine(
+        command: "profile", syntax: BenchmarkNightChoice.usage, options: BenchmarkNightChoice.optionNames)
 }

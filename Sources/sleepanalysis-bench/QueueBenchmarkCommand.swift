@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SleepAnalysis
 import SleepAnalysisFleet
@@ -10,25 +11,25 @@ import SleepAnalysisFleet
 enum QueueBenchmarkCommand {
     /// Runs the benchmark and returns the exit status.
     static func run(_ arguments: [String]) async -> Int32 {
-        var database: String?
-        var jobs = 500
-        var clients = 1
-        var input = URL(fileURLWithPath: "Fixtures/night_short.ogg")
-        var rest = arguments[...]
-        while let name = rest.popFirst() {
-            guard let value = rest.popFirst() else { return usage("\(name) needs a value") }
-            switch name {
-            case "--database": database = value
-            case "--jobs":
-                guard let count = Int(value), count > 0 else { return usage("--jobs: a positive whole number") }
-                jobs = count
-            case "--clients":
-                guard let count = Int(value), (1...64).contains(count) else { return usage("--clients: 1 to 64") }
-                clients = count
-            case "--input": input = URL(fileURLWithPath: value)
-            default: return usage("unknown option \(name)")
-            }
+        let parsed: ParsedArguments
+        switch commandLine.parse(arguments) {
+        case .parsed(let given): parsed = given
+        case .finished(let status): return status
         }
+        let database = parsed.option("database")
+        var jobs = 500
+        if let value = parsed.option("jobs") {
+            guard let count = Int(value), count > 0 else { return commandLine.fail("--jobs: a positive whole number") }
+            jobs = count
+        }
+        var clients = 1
+        if let value = parsed.option("clients") {
+            guard let count = Int(value), (1...64).contains(count) else {
+                return commandLine.fail("--clients: 1 to 64")
+            }
+            clients = count
+        }
+        let input = URL(fileURLWithPath: parsed.option("input") ?? "Fixtures/night_short.ogg")
         do {
             let night = try await BenchmarkNight.analyse(input)
             let address = FleetDatabaseAddress.resolve(database)
@@ -123,7 +124,7 @@ enum QueueBenchmarkCommand {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
-    private static func usage(_ message: String) -> Int32 {
-        BenchmarkUsage.fail("queue", message, syntax: "[--database URL] [--jobs N] [--clients K] [--input AUDIO]")
-    }
+    private static let commandLine = BenchmarkCommandLine(
+        command: "queue", syntax: "[--database URL] [--jobs N] [--clients K] [--input AUDIO]",
+        options: ["database", "jobs", "clients", "input"])
 }

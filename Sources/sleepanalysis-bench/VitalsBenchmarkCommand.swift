@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SleepAnalysis
 import SleepAnalysisEvaluation
@@ -6,16 +7,16 @@ import SleepAnalysisEvaluation
 enum VitalsBenchmarkCommand {
     /// Runs the benchmark and returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
+        let parsed: ParsedArguments
+        switch commandLine.parse(arguments) {
+        case .parsed(let given): parsed = given
+        case .finished(let status): return status
+        }
         var hours = 1.0
-        var rest = arguments[...]
-        while let name = rest.popFirst() {
-            guard name == "--hours" else { return usage("unknown option \(name)") }
-            guard let value = rest.popFirst() else { return usage("--hours needs a value") }
-            do {
-                hours = try BenchmarkNightChoice.hours(value)
-            } catch {
-                return usage(error.message)
-            }
+        do {
+            hours = try parsed.option("hours").map(BenchmarkNightChoice.hours) ?? hours
+        } catch {
+            return commandLine.fail(error.message)
         }
         do {
             let result = try VitalsBenchmark.run(hours: hours)
@@ -31,7 +32,6 @@ enum VitalsBenchmarkCommand {
         }
     }
 
-    private static func usage(_ message: String) -> Int32 {
-        BenchmarkUsage.fail("vitals", message, syntax: "[--hours N]")
-    }
+    private static let commandLine = BenchmarkCommandLine(
+        command: "vitals", syntax: "[--hours N]", options: ["hours"])
 }

@@ -37,66 +37,8 @@ if CommandLine.arguments.dropFirst().first == "vitals" {
     exit(VitalsBenchmarkCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 
-struct Options {
-    var hours = 8.0
-    var rates = [16_000]
-    var format = SyntheticNight.Format.wav
-    var input: URL?
-    var directory = URL(fileURLWithPath: "/tmp")
-    var regenerate = false
-    var stages = FrontEndRun.Stages.allCases
-    /// Frames per read: blocks of 16 Ki frames stay under glibc's mmap threshold (128 KiB); larger blocks are
-    /// mapped and unmapped on every read and the page faults cost more than the front end.
-    var blockFrames = 16_384
-    var accelerometer: URL?
-}
-
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sleepanalysis-bench: \(message)\n".utf8))
-    FileHandle.standardError.write(
-        Data(
-            """
-            usage: sleepanalysis-bench [--hours N] [--rates R1,R2] [--format wav|flac] [--input FILE] [--dir DIR] \
-            [--stages read,resample,frontEnd] [--block FRAMES] [--regenerate] [--accelerometer CSV]
-
-            """.utf8))
-    exit(64)
-}
-
-func parseOptions(_ arguments: [String]) -> Options {
-    var options = Options()
-    var rest = arguments[...]
-    while let name = rest.popFirst() {
-        if name == "--regenerate" {
-            options.regenerate = true
-            continue
-        }
-        guard let value = rest.popFirst() else { fail("\(name) needs a value") }
-        switch name {
-        case "--hours":
-            guard let hours = Double(value), hours > 0 else { fail("--hours: positive number expected") }
-            options.hours = hours
-        case "--rates":
-            let rates = value.split(separator: ",").compactMap { Int($0) }
-            guard !rates.isEmpty, rates.allSatisfy({ $0 >= 8_000 }) else { fail("--rates: rates ≥ 8000 expected") }
-            options.rates = rates
-        case "--format":
-            guard let format = SyntheticNight.Format(rawValue: value) else { fail("--format: wav or flac") }
-            options.format = format
-        case "--stages":
-            let stages = value.split(separator: ",").compactMap { FrontEndRun.Stages(rawValue: String($0)) }
-            guard !stages.isEmpty else { fail("--stages: read, resample and/or frontEnd") }
-            options.stages = stages
-        case "--block":
-            guard let frames = Int(value), frames > 0 else { fail("--block: frames per read, positive") }
-            options.blockFrames = frames
-        case "--input": options.input = URL(fileURLWithPath: value)
-        case "--dir": options.directory = URL(fileURLWithPath: value)
-        case "--accelerometer": options.accelerometer = URL(fileURLWithPath: value)
-        default: fail("unknown option \(name)")
-        }
-    }
-    return options
+    exit(FrontEndBenchmarkOptions.commandLine.fail(message))
 }
 
 /// Peak resident memory of this process (VmHWM from /proc/self/status), in MiB.
@@ -136,7 +78,7 @@ struct Row: Codable {
     var cpuRealTimeFactor: Double
 }
 
-let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
+let options = FrontEndBenchmarkOptions.parse(Array(CommandLine.arguments.dropFirst()))
 var files: [URL] = []
 if let input = options.input {
     files = [input]

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 
 /// `sleepanalysis-fuzz`: fuzz harnesses for the package's parsers.
@@ -23,26 +24,48 @@ struct FuzzCommand {
         #endif
     }
 
+    /// What `list` accepts: nothing.
+    static let listSpecification = ArgumentSpecification(usage: usage + "\n")
+    /// What `run` accepts: a harness, then one or more files or folders (`--` before a name that starts with `-`).
+    static let runSpecification = ArgumentSpecification(
+        positionals: ["HARNESS", "FILE|DIR"], allowsExtraPositionals: true, usage: usage + "\n")
+
     /// Runs one command; returns the exit status (0, 64 for bad usage, 66 for a missing input).
     static func run(_ arguments: [String]) -> Int32 {
-        switch arguments.first {
-        case "list":
-            for harness in FuzzHarness.all { print("\(harness.name)\t\(harness.summary)") }
-            return 0
-        case "run" where arguments.count >= 3:
-            guard let harness = FuzzHarness.named(arguments[1]) else {
-                let names = FuzzHarness.all.map(\.name).joined(separator: ", ")
-                return fail("unknown harness '\(arguments[1])' (one of: \(names))", status: 64)
-            }
-            do {
-                let tally = try CorpusRunner.run(harness, on: Array(arguments.dropFirst(2)))
-                print("\(harness.name): \(tally.inputs) inputs, \(tally.accepted) accepted, none failed")
+        let rest = Array(arguments.dropFirst())
+        do {
+            switch arguments.first {
+            case "list":
+                guard try ArgumentParser.parseUnlessHelp(rest, listSpecification) != nil else { return 0 }
+                for harness in FuzzHarness.all { print("\(harness.name)\t\(harness.summary)") }
                 return 0
-            } catch {
-                return fail("\(error)", status: 66)
+            case "run":
+                guard let parsed = try ArgumentParser.parseUnlessHelp(rest, runSpecification) else { return 0 }
+                return run(harnessNamed: parsed.positionals[0], on: Array(parsed.positionals.dropFirst()))
+            case "-h", "--help":
+                print(usage)
+                return 0
+            default:
+                return fail(usage, status: ArgumentUsageError.exitStatus)
             }
-        default:
-            return fail(usage, status: 64)
+        } catch {
+            return fail("\(error.message)\n\(usage)", status: ArgumentUsageError.exitStatus)
+        }
+    }
+
+    /// Feeds `paths` through the harness named `name`; returns the exit status (0, 64 for an unknown harness,
+    /// 66 for a missing input).
+    private static func run(harnessNamed name: String, on paths: [String]) -> Int32 {
+        guard let harness = FuzzHarness.named(name) else {
+            let names = FuzzHarness.all.map(\.name).joined(separator: ", ")
+            return fail("unknown harness '\(name)' (one of: \(names))", status: ArgumentUsageError.exitStatus)
+        }
+        do {
+            let tally = try CorpusRunner.run(harness, on: paths)
+            print("\(harness.name): \(tally.inputs) inputs, \(tally.accepted) accepted, none failed")
+            return 0
+        } catch {
+            return fail("\(error)", status: 66)
         }
     }
 

@@ -1,15 +1,12 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+/// An exclusive `FileLock` on `<models>/.lock`, so two processes sharing a data directory never write the same
+/// partial download at once: the second waits for the first. Released by `release()`, on deinit or when the
+/// process ends.
+final class ModelDirectoryLock: Sendable {
+    private let lock: FileLock
 
-/// An exclusive advisory lock (`flock`) on `<models>/.lock`, so two processes sharing a data directory never
-/// write the same partial download at once. Released by `release()` or when the process ends.
-final class ModelDirectoryLock: @unchecked Sendable {
-    private var descriptor: Int32
-
-    private init(descriptor: Int32) { self.descriptor = descriptor }
+    private init(lock: FileLock) { self.lock = lock }
 
     /// Waits (without blocking a thread) until the lock is free, then takes it.
     ///
@@ -17,37 +14,25 @@ final class ModelDirectoryLock: @unchecked Sendable {
     ///   - directory: The models directory (it must exist).
     ///   - timeout: Seconds to wait before giving up.
     /// - Returns: The held lock.
-    /// - Throws: `SleepCycleSdkError.storageFailure` if the lock file cannot be opened or the wait times out.
+    /// - Throws: `SleepCycleSdkError.storageFailure` if the lock file cannot be opened or the wait times out;
+    ///   `CancellationError` when the task is cancelled while it waits.
     static func acquire(in directory: URL, timeout: TimeInterval = 600) async throws -> ModelDirectoryLock {
-        let path = directory.appendingPathComponent(".lock").path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw SleepCycleSdkError.storageFailure("cannot open \(path): \(String(describing: strerror(errno)))")
+        let url = directory.appendingPathComponent(".lock")
+        let path = url.path
+        do {
+            return ModelDirectoryLock(lock: try await FileLock.acquire(url, permissions: 0o644, timeout: timeout))
+        } catch FileLockError.timedOut {
+            throw SleepCycleSdkError.storageFailure(
+                "another process has held the model download lock \(path) for over \(Int(timeout)) s")
+        } catch FileLockError.cannotOpen(let reason) {
+            throw SleepCycleSdkError.storageFailure("cannot open \(path): \(reason)")
+        } catch let error as FileLockError {
+            throw SleepCycleSdkError.storageFailure("cannot lock \(path): \(error)")
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
-                close(descriptor)
-                throw SleepCycleSdkError.storageFailure(
-                    "another process has held the model download lock \(path) for over \(Int(timeout)) s")
-            }
-            do {
-                try await Task.sleep(nanoseconds: 50_000_000)
-            } catch {
-                close(descriptor)
-                throw error
-            }
-        }
-        return ModelDirectoryLock(descriptor: descriptor)
     }
 
     /// Releases the lock (safe to call twice).
     func release() {
-        guard descriptor >= 0 else { return }
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
-        descriptor = -1
+        lock.release()
     }
-
-    deinit { release() }
 }

@@ -1,14 +1,14 @@
 import Foundation
+import Synchronization
 
 /// A model file being downloaded: `<models>/<file>.<sha256 prefix>.partial`, appended to as bytes arrive and
 /// kept when a download fails, so the next attempt resumes from its size. The hash in the name keeps a partial
 /// file of one model version from being resumed as another.
-final class PartialModelFile: @unchecked Sendable {
+final class PartialModelFile: Sendable {
     /// The partial file.
     let url: URL
-    private let lock = NSLock()
-    private var handle: FileHandle?
-    private var written: Int64 = 0
+    /// The open file between `begin` and `close`; the mutex also keeps one write at a time.
+    private let handle = Mutex<FileHandle?>(nil)
     private let progress: DownloadProgress
 
     /// Creates (without opening) the partial file for a manifest entry.
@@ -33,22 +33,21 @@ final class PartialModelFile: @unchecked Sendable {
     /// - Parameter offset: The resume point (0 when the server sends the whole file).
     /// - Throws: `SleepCycleSdkError.storageFailure` if the file cannot be opened.
     func begin(at offset: Int64) throws {
-        lock.lock()
-        defer { lock.unlock() }
         do {
-            let existing = size
-            if !FileManager.default.fileExists(atPath: url.path),
-                !FileManager.default.createFile(atPath: url.path, contents: nil)
-            {
-                throw CocoaError(.fileWriteUnknown)
+            try self.handle.withLock { opened in
+                let existing = size
+                if !FileManager.default.fileExists(atPath: url.path),
+                    !FileManager.default.createFile(atPath: url.path, contents: nil)
+                {
+                    throw CocoaError(.fileWriteUnknown)
+                }
+                let handle = try FileHandle(forWritingTo: url)
+                let keep = min(offset, existing)
+                try handle.truncate(atOffset: UInt64(keep))
+                try handle.seekToEnd()
+                if keep < existing { progress.remove(existing - keep) }
+                opened = handle
             }
-            let handle = try FileHandle(forWritingTo: url)
-            let keep = min(offset, existing)
-            try handle.truncate(atOffset: UInt64(keep))
-            try handle.seekToEnd()
-            if keep < existing { progress.remove(existing - keep) }
-            self.handle = handle
-            written = keep
         } catch {
             throw SleepCycleSdkError.storageFailure("cannot write \(url.path): \(error.localizedDescription)")
         }
@@ -58,25 +57,24 @@ final class PartialModelFile: @unchecked Sendable {
     ///
     /// - Throws: `SleepCycleSdkError.storageFailure` if writing fails.
     func append(_ data: Data) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let handle else { throw SleepCycleSdkError.storageFailure("\(url.path) was written before begin") }
-        do {
-            try handle.write(contentsOf: data)
-        } catch {
-            throw SleepCycleSdkError.storageFailure("cannot write \(url.path): \(error.localizedDescription)")
+        try handle.withLock { handle in
+            guard let handle else { throw SleepCycleSdkError.storageFailure("\(url.path) was written before begin") }
+            do {
+                try handle.write(contentsOf: data)
+            } catch {
+                throw SleepCycleSdkError.storageFailure("cannot write \(url.path): \(error.localizedDescription)")
+            }
+            progress.add(data.count)
         }
-        written += Int64(data.count)
-        progress.add(data.count)
     }
 
     /// Flushes and closes the file (safe to call twice).
     func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        try? handle?.synchronize()
-        try? handle?.close()
-        handle = nil
+        handle.withLock { handle in
+            try? handle?.synchronize()
+            try? handle?.close()
+            handle = nil
+        }
     }
 
     /// Deletes the partial file.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -74,30 +75,32 @@ struct URLSessionModelTransport: ModelTransport {
 }
 
 /// Collects a small body, refusing more than a limit.
-private final class DataCollector: @unchecked Sendable {
-    private let lock = NSLock()
+private final class DataCollector: Sendable {
+    private struct Collected {
+        var data = Data()
+        var overflow = false
+    }
+
     private let limit: Int
-    private var data = Data()
-    private var overflow = false
+    private let collected = Mutex(Collected())
 
     init(limit: Int) { self.limit = limit }
 
     @Sendable func append(_ chunk: Data) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        guard data.count + chunk.count <= limit else {
-            overflow = true
-            throw SleepCycleSdkError.resourceDownloadFailed("the response is larger than \(limit) bytes")
+        try collected.withLock { collected in
+            guard collected.data.count + chunk.count <= limit else {
+                collected.overflow = true
+                throw SleepCycleSdkError.resourceDownloadFailed("the response is larger than \(limit) bytes")
+            }
+            collected.data.append(chunk)
         }
-        data.append(chunk)
     }
 
     func result(_ url: URL) throws -> Data {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !overflow else {
+        let collected = self.collected.withLock { $0 }
+        guard !collected.overflow else {
             throw SleepCycleSdkError.resourceDownloadFailed("\(url.absoluteString) is larger than \(limit) bytes")
         }
-        return data
+        return collected.data
     }
 }

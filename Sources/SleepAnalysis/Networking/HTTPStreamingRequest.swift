@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -60,21 +61,23 @@ struct HTTPMissingResponseError: Error, CustomStringConvertible {
 }
 
 /// Receives one data task's events and resumes the waiting caller exactly once.
-private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
+private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// What the session's callbacks and the caller share.
+    private struct Exchange {
+        var consumer: (@Sendable (Data) throws -> Void)?
+        var continuation: CheckedContinuation<Void, any Error>?
+        var failure: (any Error)?
+    }
+
     private let onResponse: HTTPStreamingRequest.ResponseHandler
-    private var consumer: (@Sendable (Data) throws -> Void)?
-    private var continuation: CheckedContinuation<Void, any Error>?
-    private var failure: (any Error)?
+    private let exchange = Mutex(Exchange())
 
     init(onResponse: @escaping HTTPStreamingRequest.ResponseHandler) {
         self.onResponse = onResponse
     }
 
     func setContinuation(_ continuation: CheckedContinuation<Void, any Error>) {
-        lock.lock()
-        self.continuation = continuation
-        lock.unlock()
+        exchange.withLock { $0.continuation = continuation }
     }
 
     func urlSession(
@@ -92,9 +95,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         }
         do {
             let consumer = try onResponse(http.statusCode, headers)
-            lock.lock()
-            self.consumer = consumer
-            lock.unlock()
+            exchange.withLock { $0.consumer = consumer }
             completionHandler(.allow)
         } catch {
             fail(error)
@@ -103,9 +104,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        let consumer = failure == nil ? consumer : nil
-        lock.unlock()
+        let consumer = exchange.withLock { $0.failure == nil ? $0.consumer : nil }
         guard let consumer else { return }
         do {
             try consumer(data)
@@ -116,11 +115,10 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        let continuation = self.continuation
-        self.continuation = nil
-        let failure = self.failure
-        lock.unlock()
+        let (continuation, failure) = exchange.withLock { exchange in
+            defer { exchange.continuation = nil }
+            return (exchange.continuation, exchange.failure)
+        }
         if let failure {
             continuation?.resume(throwing: failure)
         } else if let error {
@@ -131,8 +129,8 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     private func fail(_ error: any Error) {
-        lock.lock()
-        if failure == nil { failure = error }
-        lock.unlock()
+        exchange.withLock { exchange in
+            if exchange.failure == nil { exchange.failure = error }
+        }
     }
 }

@@ -18,7 +18,7 @@ final class SessionProcessor {
     private var engines: SessionEngines
     private let publishing: SessionPublishing
     private let output: any AnalysisOutputSink
-    private let listeners: ListenerBox
+    private let listenerNotifier: AudioBatchListenerNotifier
 
     private var events: [Event] = []
     private var breathingRates: [BreathingRate] = []
@@ -30,25 +30,20 @@ final class SessionProcessor {
     private var movementSinceTick = false
     /// The end of the data analysed so far.
     private(set) var dataTime: Date
+    /// What was journaled before a resume: where analysis continues, outputs the engines find again while they
+    /// catch up (not recorded twice), the events model chosen, the audio health before it.
+    private let ledger: SessionResumeLedger
     /// Data before this time was analysed before a resume (or precedes the session) and is skipped.
-    private let resumeFrom: Date
-    /// Health changes journaled before a resume.
-    private let priorHealthUpdates: [AudioHealthUpdate]
-    /// What was journaled before a resume: outputs the engines find again while they catch up are not recorded
-    /// twice.
-    private var journaledEvents: Set<Event> = []
-    private var journaledRates: Set<BreathingRate> = []
+    private var resumeFrom: Date { ledger.resumeFrom }
     /// True once the engines have seen the session's audio from its start (a replayed night, also after a resume:
     /// they catch up on the part analysed before it), so their own state covers the whole session.
     private var audioSeenFromStart = false
     /// Whether an audio batch has come yet.
     private var audioStarted = false
-    /// The events detector's choice of model journaled before a resume; whether this processor has seen the choice.
-    private var restoredEventsModel: EventsModelChoice?
+    /// Whether this processor has seen the events detector's choice of model.
     private var eventsModelNoted = false
-    /// Keeps the session's records for a resume; nil when the session is not recorded.
-    private var recorder: (any SessionRecorder)?
-    private var pendingJournal: [JournaledRecord] = []
+    /// The records since the last checkpoint, and where they are committed.
+    private var journal: SessionJournalBatch
     /// When an event type counts as present in a batch.
     private var eventPresence: EventPresence
     /// When an event type counts as present once the events detector runs its band-limited model.
@@ -71,21 +66,16 @@ final class SessionProcessor {
         self.engines = engines
         self.publishing = publishing
         self.output = output
-        self.listeners = listeners
-        self.recorder = recorder
-        let resumeFrom = restored?.processedUntil ?? startTime
-        self.resumeFrom = resumeFrom
-        self.dataTime = resumeFrom
-        priorHealthUpdates = restored?.healthUpdates ?? []
+        listenerNotifier = AudioBatchListenerNotifier(sessionId: sessionId, listeners: listeners)
+        journal = SessionJournalBatch(sessionId: sessionId, recorder: recorder)
+        ledger = SessionResumeLedger(restoring: restored, sessionStart: startTime)
+        self.dataTime = ledger.resumeFrom
         if let restored {
             events = restored.events
             breathingRates = restored.breathingRates
             realTimePredictions = restored.realTimePredictions
             observations = restored.observations
             latestPrediction = restored.realTimePredictions.last
-            journaledEvents = Set(restored.events)
-            journaledRates = Set(restored.breathingRates)
-            restoredEventsModel = restored.eventsModel
             // Rebuild the staging engine's causal state; its earlier outputs are already in the result.
             for observation in restored.observations { _ = engines.staging?.addEpoch(observation) }
             // The epoch after the checkpoint was open when the session was interrupted.
@@ -111,7 +101,7 @@ final class SessionProcessor {
         if !audioStarted {
             audioStarted = true
             // Engines that see the night from its start choose again, alike; others take the journaled choice.
-            if !audioSeenFromStart, let choice = restoredEventsModel {
+            if !audioSeenFromStart, let choice = ledger.restoredEventsModel {
                 engines.events?.adoptModelChoice(bandLimited: choice.bandLimited)
             }
         }
@@ -128,7 +118,7 @@ final class SessionProcessor {
         for rate in engines.breathing?.process(batch) ?? [] { record(breathing: rate) }
         for change in engines.audioHealth?.process(batch) ?? [] { record(health: change) }
 
-        notifyListeners(batch: batch, update: update)
+        listenerNotifier.batchCompleted(batch, update: update)
 
         closeEpochs(until: batch.startTime)
         epoch?.addAudio(dbSpl: batch.features.dbSpl, seconds: seconds, probabilities: update.probabilities)
@@ -145,7 +135,7 @@ final class SessionProcessor {
         let inSession = samples.filter { $0.timestamp >= startTime }
         if let motion = engines.motion {
             let movements = motion.process(inSession)
-            let new = movements.filter { !journaledEvents.contains($0) }
+            let new = ledger.unjournaled(movements)
             if !new.isEmpty { movementSinceTick = true }
             record(events: new)
         }
@@ -234,7 +224,7 @@ final class SessionProcessor {
     ///
     /// - Returns: The session's result up to the latest analysed time.
     func interrupt() -> AnalysisResult {
-        recorder = nil
+        journal.detach()
         return finish(at: nil)
     }
 
@@ -253,34 +243,8 @@ final class SessionProcessor {
     private func audioStatistics(until end: Date) -> AudioStatistics? {
         guard let engine = engines.audioHealth else { return nil }
         let timeline = engine.finish(at: end).healthIntervals
-        guard resumeFrom > startTime, !audioSeenFromStart else { return AudioStatistics(healthIntervals: timeline) }
-        let current = timeline.filter { $0.interval.end > resumeFrom }
-        var prior: [AudioHealthInterval] = []
-        var status = AudioHealthStatus.healthy
-        var since = startTime
-        for update in priorHealthUpdates where update.timestamp < resumeFrom {
-            if update.timestamp > since {
-                prior.append(
-                    AudioHealthInterval(status: status, interval: DateInterval(start: since, end: update.timestamp)))
-            }
-            status = update.status
-            since = max(since, update.timestamp)
-        }
-        if resumeFrom > since {
-            prior.append(AudioHealthInterval(status: status, interval: DateInterval(start: since, end: resumeFrom)))
-        }
-        var joined: [AudioHealthInterval] = []
-        for interval in prior + current {
-            if let last = joined.last, last.status == interval.status,
-                abs(last.interval.end.timeIntervalSince(interval.interval.start)) < 1e-6
-            {
-                joined[joined.count - 1] = AudioHealthInterval(
-                    status: last.status, interval: DateInterval(start: last.interval.start, end: interval.interval.end))
-            } else {
-                joined.append(interval)
-            }
-        }
-        return AudioStatistics(healthIntervals: joined)
+        guard ledger.resumesAfterStart, !audioSeenFromStart else { return AudioStatistics(healthIntervals: timeline) }
+        return AudioStatistics(healthIntervals: ledger.healthIntervals(continuedBy: timeline))
     }
 
     /// Runs the engines on a batch analysed before a resume, so that their state at the checkpoint is the state
@@ -303,47 +267,30 @@ final class SessionProcessor {
             eventPresence = bandLimitedEventPresence
             epoch?.thresholds = bandLimitedEventPresence
         }
-        if restoredEventsModel == nil { pendingJournal.append(.eventsModel(EventsModelChoice(bandLimited: choice))) }
+        if ledger.restoredEventsModel == nil { journal.append(.eventsModel(EventsModelChoice(bandLimited: choice))) }
     }
 
     private func record(health change: AudioHealthUpdate) {
         output.publish(audioHealth: change)
-        pendingJournal.append(.health(change))
+        journal.append(.health(change))
     }
 
     private func record(events found: [Event]) {
-        let newEvents = journaledEvents.isEmpty ? found : found.filter { !journaledEvents.contains($0) }
+        let newEvents = ledger.unjournaled(found)
         guard !newEvents.isEmpty else { return }
         events.append(contentsOf: newEvents)
         events.sort { $0.interval.start < $1.interval.start }
         let movements = newEvents.filter { $0.type == .movement && $0.source == .accelerometer }.count
         if movements > 0 { epoch?.addMovementEvents(movements) }
-        pendingJournal.append(contentsOf: newEvents.map(JournaledRecord.event))
+        journal.append(contentsOf: newEvents.map(JournaledRecord.event))
         output.publish(events: newEvents)
     }
 
     private func record(breathing rate: BreathingRate) {
-        guard !journaledRates.contains(rate) else { return }
+        guard !ledger.isJournaled(rate) else { return }
         breathingRates.append(rate)
-        pendingJournal.append(.breathing(rate))
+        journal.append(.breathing(rate))
         output.publish(breathingRate: rate)
-    }
-
-    private func notifyListeners(batch: AudioBatch, update: EventDetectorOutput) {
-        guard !listeners.listeners.isEmpty else { return }
-        var probabilities: [EventType: Float] = [:]
-        for type in EventType.allCases { probabilities[type] = update.probabilities[type] ?? 0 }
-        let ended = update.ended.map {
-            EventEndedInfo(
-                type: $0.type, startTime: $0.interval.start, endTime: $0.interval.end,
-                probability: Float($0.probability))
-        }
-        for listener in listeners.listeners {
-            listener.onAudioAnalysisBatchCompleted(
-                sessionId: sessionId, audioSamples: batch.samples, audioSampleRate: AudioBatch.sampleRate,
-                audioStartTime: batch.startTime, audioEndTime: batch.endTime, audioProbability: probabilities,
-                eventsStarted: update.started, eventsEnded: ended, dbSpl: batch.features.dbSpl)
-        }
     }
 
     /// Moves data time forward for sessions that have no audio (motion or heart rate only).
@@ -372,26 +319,15 @@ final class SessionProcessor {
         let latestBreathing = breathingRates.last { $0.timestamp <= finished.interval.end.addingTimeInterval(1e-6) }
         let observation = finished.observation(activity: activity, breathing: latestBreathing)
         observations.append(observation)
-        pendingJournal.append(.epoch(observation))
+        journal.append(.epoch(observation))
         if let staging = engines.staging {
             let prediction = staging.addEpoch(observation)
             latestPrediction = prediction
             realTimePredictions.append(prediction)
-            pendingJournal.append(.realTimePrediction(prediction))
+            journal.append(.realTimePrediction(prediction))
             if publishing.realTimeStages { output.publish(sleepStage: prediction) }
         }
-        commitJournal(processedUntil: finished.interval.end)
-    }
-
-    /// Writes what happened since the last commit, with a checkpoint at `processedUntil`, in one transaction.
-    private func commitJournal(processedUntil: Date) {
-        guard let recorder else {
-            pendingJournal.removeAll()
-            return
-        }
-        if let alarm = engines.smartAlarm { pendingJournal.append(.alarmState(alarm.state)) }
-        recorder.commit(pendingJournal, sessionId: sessionId, processedUntil: processedUntil)
-        pendingJournal.removeAll()
+        journal.commit(processedUntil: finished.interval.end, alarmState: engines.smartAlarm?.state)
     }
 
     private func tickAlarm(now: Date) {

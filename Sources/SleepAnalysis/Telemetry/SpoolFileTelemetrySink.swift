@@ -1,15 +1,17 @@
 import Foundation
+import Synchronization
 
 /// The default telemetry sink: appends each event as one JSON line to a local file and never touches the network.
 ///
 /// The file is capped: when it would grow past `maximumBytes`, it is moved to `<file>.1` (replacing an older one)
 /// and a new file is started, so at most twice the cap is kept on disk.
-public final class SpoolFileTelemetrySink: TelemetrySink, @unchecked Sendable {
+public final class SpoolFileTelemetrySink: TelemetrySink, Sendable {
     /// The spool file.
     public let fileURL: URL
     /// The size at which the file is rotated.
     public let maximumBytes: Int
-    private let lock = NSLock()
+    /// Held while the file is read or written, so lines and rotations never interleave.
+    private let fileAccess = Mutex(())
     private let encoder: JSONEncoder
 
     /// Creates a sink that writes to `fileURL` (its directory is created on the first event).
@@ -32,18 +34,14 @@ public final class SpoolFileTelemetrySink: TelemetrySink, @unchecked Sendable {
     public func record(_ event: TelemetryEvent) {
         guard var line = try? encoder.encode(event) else { return }
         line.append(0x0A)
-        lock.lock()
-        defer { lock.unlock() }
-        try? append(line)
+        fileAccess.withLock { _ in try? append(line) }
     }
 
     /// The events in the spool file (oldest first), for inspection and tests; unreadable lines are skipped.
     ///
     /// - Returns: The events currently in the file (not the rotated one).
     public func spooledEvents() -> [TelemetryEvent] {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let data = try? Data(contentsOf: fileURL) else { return [] }
+        guard let data = fileAccess.withLock({ _ in try? Data(contentsOf: fileURL) }) else { return [] }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return data.split(separator: 0x0A).compactMap { try? decoder.decode(TelemetryEvent.self, from: Data($0)) }

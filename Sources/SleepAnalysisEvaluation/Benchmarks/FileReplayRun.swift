@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import Synchronization
 
 /// Replays a recording through `FileDataSource` as fast as possible into a sink that keeps only counts, for the
 /// benchmark: it shows the replay's speed and that its memory does not grow with the file's length.
@@ -36,44 +37,46 @@ package enum FileReplayRun {
 }
 
 /// Keeps counts of what it is given, nothing else.
-private final class CountingSink: SensorDataSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private var frames: Double = 0
-    private var chunks = 0
-    private var accelerometerRows = 0
-    private var checksum = 0.0
-    private var sampleRate = 1.0
-    private var failure: SleepCycleSdkError?
+private final class CountingSink: SensorDataSink, Sendable {
+    private struct Counts {
+        var frames: Double = 0
+        var chunks = 0
+        var accelerometerRows = 0
+        var checksum = 0.0
+        var sampleRate = 1.0
+        var failure: SleepCycleSdkError?
+    }
+
+    private let counts = Mutex(Counts())
 
     func deliver(_ data: SensorData) {
         if case .accelerometer(let samples) = data {
-            lock.lock()
-            accelerometerRows += samples.count
-            checksum += samples.reduce(0) { $0 + $1.z }
-            lock.unlock()
+            let sum = samples.reduce(0) { $0 + $1.z }
+            counts.withLock { counts in
+                counts.accelerometerRows += samples.count
+                counts.checksum += sum
+            }
         }
         guard case .audio(let chunk) = data else { return }
         let sum = chunk.samples.reduce(0, +)
-        lock.lock()
-        frames += Double(chunk.frameCount)
-        chunks += 1
-        checksum += Double(sum)
-        sampleRate = chunk.sampleRate
-        lock.unlock()
+        counts.withLock { counts in
+            counts.frames += Double(chunk.frameCount)
+            counts.chunks += 1
+            counts.checksum += Double(sum)
+            counts.sampleRate = chunk.sampleRate
+        }
     }
 
     func finish(error: SleepCycleSdkError?) {
-        lock.lock()
-        failure = error
-        lock.unlock()
+        counts.withLock { $0.failure = error }
     }
 
     func summary() throws -> FileReplayRun.Summary {
-        lock.lock()
-        defer { lock.unlock() }
-        if let failure { throw failure }
+        let counts = self.counts.withLock { $0 }
+        if let failure = counts.failure { throw failure }
         return FileReplayRun.Summary(
-            audioDuration: frames / sampleRate, chunks: chunks, accelerometerRows: accelerometerRows,
-            sampleRate: chunks > 0 ? sampleRate : 0, checksum: checksum)
+            audioDuration: counts.frames / counts.sampleRate, chunks: counts.chunks,
+            accelerometerRows: counts.accelerometerRows, sampleRate: counts.chunks > 0 ? counts.sampleRate : 0,
+            checksum: counts.checksum)
     }
 }

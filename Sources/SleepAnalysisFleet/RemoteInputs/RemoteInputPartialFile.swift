@@ -1,20 +1,25 @@
 import Foundation
 import SleepAnalysis
+import Synchronization
 
 /// A download in progress: `<name>.partial`, appended to as bytes arrive, and beside it `<name>.partial.validator`,
 /// the server's `ETag` (or `Last-Modified`) for those bytes, so that a resumed request (`If-Range`) gets the rest
 /// of the same file or, if it changed, the whole new one. Renamed to `<name>` once complete.
-final class RemoteInputPartialFile: @unchecked Sendable {
+final class RemoteInputPartialFile: Sendable {
+    /// The open file and what was written to it.
+    private struct Writing {
+        var handle: FileHandle?
+        var written: Int64 = 0
+        var expected: Int64?
+    }
+
     /// The partial file.
     let url: URL
     /// The complete file's place.
     let finalURL: URL
     private let validatorURL: URL
     private let limit: Int64
-    private let lock = NSLock()
-    private var handle: FileHandle?
-    private var written: Int64 = 0
-    private var expected: Int64?
+    private let writing = Mutex(Writing())
 
     /// The partial file for `finalURL` (nothing is created until `begin`).
     ///
@@ -48,22 +53,20 @@ final class RemoteInputPartialFile: @unchecked Sendable {
     ///   - validator: The response's `ETag` or `Last-Modified`, if any.
     /// - Throws: `RemoteInputError.cannotStore`.
     func begin(at offset: Int64, total: Int64?, validator: String?) throws {
-        lock.lock()
-        defer { lock.unlock() }
         do {
-            if !FileManager.default.fileExists(atPath: url.path),
-                !FileManager.default.createFile(atPath: url.path, contents: nil)
-            {
-                throw CocoaError(.fileWriteUnknown)
+            try writing.withLock { writing in
+                if !FileManager.default.fileExists(atPath: url.path),
+                    !FileManager.default.createFile(atPath: url.path, contents: nil)
+                {
+                    throw CocoaError(.fileWriteUnknown)
+                }
+                let handle = try FileHandle(forWritingTo: url)
+                try handle.truncate(atOffset: UInt64(offset))
+                try handle.seekToEnd()
+                try Data((validator ?? "").utf8).write(to: validatorURL)
+                try? writing.handle?.close()
+                writing = Writing(handle: handle, written: offset, expected: total)
             }
-            let handle = try FileHandle(forWritingTo: url)
-            try handle.truncate(atOffset: UInt64(offset))
-            try handle.seekToEnd()
-            try Data((validator ?? "").utf8).write(to: validatorURL)
-            try? self.handle?.close()
-            self.handle = handle
-            written = offset
-            expected = total
         } catch {
             throw RemoteInputError.cannotStore("\(url.lastPathComponent): \(error.localizedDescription)")
         }
@@ -73,18 +76,18 @@ final class RemoteInputPartialFile: @unchecked Sendable {
     ///
     /// - Throws: `RemoteInputError.cannotStore` when writing fails, `.tooLarge` past the limit.
     func append(_ data: Data, url source: String) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        guard written + Int64(data.count) <= limit else {
-            throw RemoteInputError.tooLarge(bytes: written + Int64(data.count), limit: limit, url: source)
+        try writing.withLock { writing in
+            guard writing.written + Int64(data.count) <= limit else {
+                throw RemoteInputError.tooLarge(bytes: writing.written + Int64(data.count), limit: limit, url: source)
+            }
+            do {
+                guard let handle = writing.handle else { throw CocoaError(.fileWriteUnknown) }
+                try handle.write(contentsOf: data)
+            } catch {
+                throw RemoteInputError.cannotStore("\(url.lastPathComponent): \(error.localizedDescription)")
+            }
+            writing.written += Int64(data.count)
         }
-        do {
-            guard let handle else { throw CocoaError(.fileWriteUnknown) }
-            try handle.write(contentsOf: data)
-        } catch {
-            throw RemoteInputError.cannotStore("\(url.lastPathComponent): \(error.localizedDescription)")
-        }
-        written += Int64(data.count)
     }
 
     /// Closes the partial file and, when all the announced bytes arrived, renames it to `finalURL`.
@@ -92,28 +95,28 @@ final class RemoteInputPartialFile: @unchecked Sendable {
     /// - Returns: True when the file is complete.
     /// - Throws: `RemoteInputError.cannotStore` when the rename fails.
     func finish() throws -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        try? handle?.synchronize()
-        try? handle?.close()
-        handle = nil
-        if let expected, written != expected { return false }
-        do {
-            try? FileManager.default.removeItem(at: finalURL)
-            try FileManager.default.moveItem(at: url, to: finalURL)
-            try? FileManager.default.removeItem(at: validatorURL)
-        } catch {
-            throw RemoteInputError.cannotStore("\(finalURL.lastPathComponent): \(error.localizedDescription)")
+        try writing.withLock { writing in
+            try? writing.handle?.synchronize()
+            try? writing.handle?.close()
+            writing.handle = nil
+            if let expected = writing.expected, writing.written != expected { return false }
+            do {
+                try? FileManager.default.removeItem(at: finalURL)
+                try FileManager.default.moveItem(at: url, to: finalURL)
+                try? FileManager.default.removeItem(at: validatorURL)
+            } catch {
+                throw RemoteInputError.cannotStore("\(finalURL.lastPathComponent): \(error.localizedDescription)")
+            }
+            return true
         }
-        return true
     }
 
     /// Closes the file, keeping what was received for a resume.
     func suspend() {
-        lock.lock()
-        defer { lock.unlock() }
-        try? handle?.close()
-        handle = nil
+        writing.withLock { writing in
+            try? writing.handle?.close()
+            writing.handle = nil
+        }
     }
 
     /// Deletes the partial file and its validator (the next attempt starts from zero).

@@ -1,17 +1,17 @@
 import Foundation
 import SleepAnalysis
+import Synchronization
 
 /// Watches a subject's nights for changes made through any connection: a thread of its own `LISTEN`s on
 /// `PostgresSessionStoreSchema.channel` and calls back for each notification about the subject, and after each
 /// (re)connection (notifications sent while disconnected are lost, so the store catches up then).
 ///
-/// `@unchecked Sendable`: `isStopped` is only touched with `lock` held; the connection lives on the thread.
-final class PostgresSessionStoreWatch: SessionStoreWatch, @unchecked Sendable {
+/// The connection lives on the thread; `stop()` only sets a flag the thread reads.
+final class PostgresSessionStoreWatch: SessionStoreWatch, Sendable {
     /// How long the thread waits for a notification before it looks at `isStopped` again.
     static let pollSeconds: TimeInterval = 0.2
 
-    private let lock = NSLock()
-    private var isStopped = false
+    private let isStopped = Mutex(false)
 
     private init() {}
 
@@ -42,10 +42,10 @@ final class PostgresSessionStoreWatch: SessionStoreWatch, @unchecked Sendable {
     }
 
     func stop() {
-        lock.withLock { isStopped = true }
+        isStopped.withLock { $0 = true }
     }
 
-    private var stopped: Bool { lock.withLock { isStopped } }
+    private var stopped: Bool { isStopped.withLock { $0 } }
 
     /// The thread's loop.
     private func listen(

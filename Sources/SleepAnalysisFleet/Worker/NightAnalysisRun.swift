@@ -1,12 +1,13 @@
 import Foundation
 import SleepAnalysis
+import Synchronization
 
 /// One leased night analysed by a `SleepAnalyzer` of its own, in a storage directory of its own that is removed
 /// afterwards, after its `http(s)` inputs are downloaded (also removed afterwards). `abort` stops it early from
 /// another task.
 ///
-/// Thread safety: `@unchecked Sendable`; `source`, `download` and `abortReason` are only touched under `lock`.
-final class NightAnalysisRun: @unchecked Sendable {
+/// Thread safety: what `abort` reaches (the source, the download, the reason) is kept in a mutex.
+final class NightAnalysisRun: Sendable {
     /// Why a run was stopped early.
     enum AbortReason: Sendable, Hashable {
         /// The worker is stopping: give the job back.
@@ -28,10 +29,14 @@ final class NightAnalysisRun: @unchecked Sendable {
     private let lease: NightLease
     private let configuration: NightWorkerConfiguration
     private let checkpoint: NightCheckpoint?
-    private let lock = NSLock()
-    private var source: (any DataSource)?
-    private var download: Task<NightLocalInputs, any Error>?
-    private var abortReason: AbortReason?
+    /// What `abort` reaches from another task.
+    private struct Abortable {
+        var source: (any DataSource)?
+        var download: Task<NightLocalInputs, any Error>?
+        var abortReason: AbortReason?
+    }
+
+    private let abortable = Mutex(Abortable())
 
     /// The analyzer's storage directory (its journal is what checkpoints copy).
     let storageDirectory: URL
@@ -52,9 +57,9 @@ final class NightAnalysisRun: @unchecked Sendable {
     ///
     /// - Parameter reason: Why.
     func abort(_ reason: AbortReason) {
-        let (current, fetching) = lock.withLock { () -> ((any DataSource)?, Task<NightLocalInputs, any Error>?) in
-            if abortReason == nil { abortReason = reason }
-            return (source, download)
+        let (current, fetching) = abortable.withLock { state in
+            if state.abortReason == nil { state.abortReason = reason }
+            return (state.source, state.download)
         }
         fetching?.cancel()
         current?.stop()
@@ -72,7 +77,7 @@ final class NightAnalysisRun: @unchecked Sendable {
         do {
             inputs = try await fetchInputs()
         } catch {
-            return lock.withLock({ abortReason }).map(Outcome.aborted) ?? .failed(.classify(error))
+            return abortReason.map(Outcome.aborted) ?? .failed(.classify(error))
         }
         let analyzer = SleepAnalyzer(name: "job-\(lease.job.id)")
         let outcome: Outcome
@@ -83,7 +88,7 @@ final class NightAnalysisRun: @unchecked Sendable {
                 storageDirectory: storageDirectory, trustedIssuerKeys: configuration.trustedIssuerKeys)
             outcome = try await analyse(with: analyzer, inputs: inputs)
         } catch {
-            outcome = lock.withLock({ abortReason }).map(Outcome.aborted) ?? .failed(.classify(error))
+            outcome = abortReason.map(Outcome.aborted) ?? .failed(.classify(error))
         }
         await analyzer.deinitialize()
         return outcome
@@ -111,7 +116,7 @@ final class NightAnalysisRun: @unchecked Sendable {
             session = try await analyzer.startAnalysis(config: config, using: source)
         }
         await source.waitUntilFinished()
-        if let reason = lock.withLock({ abortReason }) { return .aborted(reason) }
+        if let reason = abortReason { return .aborted(reason) }
         let result = try await analyzer.stopAnalysis(sessionId: session)
         if let sourceError = await analyzer.dataSourceError { return .failed(.classify(sourceError)) }
         return .analysed(result)
@@ -133,21 +138,24 @@ final class NightAnalysisRun: @unchecked Sendable {
         let task = Task {
             try await NightLocalInputs.fetch(night, fetcher: fetcher, into: directory, logger: logger)
         }
-        let aborted = lock.withLock { () -> Bool in
-            download = task
-            return abortReason != nil
+        let aborted = abortable.withLock { state in
+            state.download = task
+            return state.abortReason != nil
         }
         if aborted { task.cancel() }
         return try await task.value
     }
 
+    /// Why the run was stopped, once `abort` was called.
+    private var abortReason: AbortReason? { abortable.withLock { $0.abortReason } }
+
     /// Makes `source` the one `abort` stops.
     ///
     /// - Throws: `CancellationError` when the run was already aborted (the caller reports the abort).
     private func adopt(_ source: any DataSource) throws -> any DataSource {
-        let aborted = lock.withLock { () -> Bool in
-            self.source = source
-            return abortReason != nil
+        let aborted = abortable.withLock { state in
+            state.source = source
+            return state.abortReason != nil
         }
         if aborted { throw CancellationError() }
         return source

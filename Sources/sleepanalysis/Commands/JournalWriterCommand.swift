@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 @_spi(Internal) import SleepAnalysis
 

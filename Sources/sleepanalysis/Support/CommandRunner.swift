@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SleepAnalysis
 
@@ -29,6 +30,9 @@ enum CommandRunner {
             }
             try await command.run(rest)
             return 0
+        } catch let error as ArgumentUsageError {
+            printError(usageError(error.message, helpPath: table.helpPath(arguments)))
+            return ArgumentUsageError.exitStatus
         } catch let error as CommandLineError {
             if error.kind == .usage {
                 printError(usageError(error.message, helpPath: table.helpPath(arguments)))

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 
 /// What a command accepts, as `help`, `--help`, the usage-error hint and the completion scripts see it.

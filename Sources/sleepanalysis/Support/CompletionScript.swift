@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 
 /// The completion scripts of `sleepanalysis completion bash|zsh|fish`, generated from the command table (the

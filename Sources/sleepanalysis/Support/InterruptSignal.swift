@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import Synchronization
 
 /// Delivers SIGINT (Ctrl-C) and SIGTERM as values instead of letting them end the process, so that a command can
 /// stop cleanly and print what it has.
@@ -7,11 +8,15 @@ import SleepAnalysis
 /// A signal, once it arrived, stays: every later wait returns it at once, so that a command analysing several
 /// nights stops them all. Waits can be cancelled any number of times without losing later signals.
 final class InterruptSignal: @unchecked Sendable {
-    // `sources` is written once in `init` and only kept alive afterwards; `received` and `waiters` under `lock`.
+    /// What the mutex guards: the first signal, and the waits it will end.
+    private struct State {
+        var received: Int32?
+        var waiters: [UUID: CheckedContinuation<Int32?, Never>] = [:]
+    }
+
+    // `@unchecked` for `sources` alone: written once in `init` and only kept alive afterwards.
     private var sources: [any DispatchSourceSignal] = []
-    private let lock = NSLock()
-    private var received: Int32?
-    private var waiters: [UUID: CheckedContinuation<Int32?, Never>] = [:]
+    private let state = Mutex(State())
 
     /// Ignores the signals' default action (ending the process) and starts listening for them.
     init() {
@@ -33,31 +38,29 @@ final class InterruptSignal: @unchecked Sendable {
         let id = UUID()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                lock.lock()
-                defer { lock.unlock() }
-                if let received {
-                    continuation.resume(returning: received)
-                } else if Task.isCancelled {
-                    continuation.resume(returning: nil)
-                } else {
-                    waiters[id] = continuation
+                state.withLock { state in
+                    if let received = state.received {
+                        continuation.resume(returning: received)
+                    } else if Task.isCancelled {
+                        continuation.resume(returning: nil)
+                    } else {
+                        state.waiters[id] = continuation
+                    }
                 }
             }
         } onCancel: {
-            lock.lock()
-            let waiter = waiters.removeValue(forKey: id)
-            lock.unlock()
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
             waiter?.resume(returning: nil)
         }
     }
 
     /// Keeps the signal and wakes every waiter.
     private func deliver(_ number: Int32) {
-        lock.lock()
-        received = received ?? number
-        let woken = waiters
-        waiters = [:]
-        lock.unlock()
+        let woken = state.withLock { state in
+            state.received = state.received ?? number
+            defer { state.waiters = [:] }
+            return state.waiters
+        }
         for waiter in woken.values { waiter.resume(returning: number) }
     }
 

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 
 /// A SQLite database file opened for reading and writing, safe to share between threads and tasks.
 ///
@@ -7,11 +8,10 @@ import Foundation
 /// committed transaction survives the process being killed at any moment (the WAL is in the operating
 /// system's hands once `COMMIT` returns); only a power cut may lose the last few commits, never consistency.
 ///
-/// Thread safety: the class is `@unchecked Sendable` because SQLite's connection handle and our cache of
-/// prepared statements are plain mutable state; every access goes through `read` or `write`, which hold
-/// `lock` for the whole closure, so at most one thread touches the connection at a time. The connection is
-/// handed to the closure and must not escape it.
-final class SQLiteDatabase: @unchecked Sendable {
+/// Thread safety: SQLite's connection handle and our cache of prepared statements are plain mutable state, kept
+/// inside a mutex; every access goes through `read` or `write`, which hold it for the whole closure, so at most
+/// one thread touches the connection at a time. The connection is handed to the closure and must not escape it.
+final class SQLiteDatabase: Sendable {
     /// SQLite's "datatype mismatch" code, used for rows whose columns do not have the expected type.
     static let mismatchCode: Int32 = SQLITE_MISMATCH
 
@@ -20,8 +20,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     /// True when the file was opened for reading only (`init(readingOnly:)`).
     let isReadOnly: Bool
 
-    private let lock = NSLock()
-    private let connection: SQLiteConnection
+    private let connection: Mutex<SQLiteConnection>
 
     /// Opens (creating if needed, with mode 0600) the database at `url`, creating its directory too.
     ///
@@ -58,7 +57,7 @@ final class SQLiteDatabase: @unchecked Sendable {
             sqlite3_close_v2(handle)
             throw Self.storageError(code: code, message: message, context: "opening \(url.path)")
         }
-        connection = SQLiteConnection(handle: handle, path: url.path)
+        let connection = SQLiteConnection(handle: handle, path: url.path)
         do {
             try connection.check(sqlite3_busy_timeout(handle, busyTimeoutMilliseconds), "setting the busy timeout")
             try Self.enableWriteAheadLogging(connection, handle: handle, patience: busyTimeoutMilliseconds)
@@ -68,6 +67,7 @@ final class SQLiteDatabase: @unchecked Sendable {
             connection.close()
             throw error
         }
+        self.connection = Mutex(connection)
     }
 
     /// Opens an existing database for reading only, without creating or changing any file; this works on a
@@ -81,11 +81,11 @@ final class SQLiteDatabase: @unchecked Sendable {
         self.url = url
         isReadOnly = true
         let handle = try SQLiteReadOnlyOpening.open(url, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        connection = SQLiteConnection(handle: handle, path: url.path)
+        connection = Mutex(SQLiteConnection(handle: handle, path: url.path))
     }
 
     deinit {
-        connection.close()
+        connection.withLock { $0.close() }
     }
 
     /// Switches the file to write-ahead logging. While another connection is creating or switching the same
@@ -136,22 +136,20 @@ final class SQLiteDatabase: @unchecked Sendable {
     ///
     /// - Throws: `storageFailure` when the copy cannot be written.
     func copy(to url: URL) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        try connection.execute("VACUUM INTO ?", [.text(url.path)])
+        try connection.withLock { try $0.execute("VACUUM INTO ?", [.text(url.path)]) }
     }
 
     private func transaction<T>(_ begin: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        try connection.execute(begin)
-        do {
-            let value = try body(connection)
-            try connection.execute("COMMIT")
-            return value
-        } catch {
-            connection.rollbackQuietly()
-            throw error
+        try connection.withLock { connection in
+            try connection.execute(begin)
+            do {
+                let value = try body(connection)
+                try connection.execute("COMMIT")
+                return value
+            } catch {
+                connection.rollbackQuietly()
+                throw error
+            }
         }
     }
 

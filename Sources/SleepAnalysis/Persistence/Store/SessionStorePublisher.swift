@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Publishes a store's changes on its `changes` streams, in anchor order, each once.
 ///
@@ -7,17 +8,21 @@ import Foundation
 /// anchor; from then on, anchors being consecutive per store, a change one past the last published goes out as it is,
 /// and any gap (another connection wrote meanwhile) is filled first by an anchored query, as is every notification.
 ///
-/// `@unchecked Sendable`: `watch` and `lastPublished` are only touched with `lock` held, which also serialises each
-/// write with its publication.
-final class SessionStorePublisher: @unchecked Sendable {
+/// The watch and the last published anchor live in one mutex, which also serialises each write with its
+/// publication.
+final class SessionStorePublisher: Sendable {
+    /// What the mutex guards.
+    private struct State {
+        var watch: (any SessionStoreWatch)?
+        var isWatching = false
+        /// The anchor of the last change published, once watching (nil before, or when it could not be read yet).
+        var lastPublished: SessionStoreAnchor?
+        var isStopped = false
+    }
+
     private let backend: any SessionStoreBackend
     private let subscribers = SessionStoreSubscribers()
-    private let lock = NSLock()
-    private var watch: (any SessionStoreWatch)?
-    private var isWatching = false
-    /// The anchor of the last change published, once watching (nil before, or when it could not be read yet).
-    private var lastPublished: SessionStoreAnchor?
-    private var isStopped = false
+    private let state = Mutex(State())
 
     /// A publisher for `backend`'s changes.
     init(backend: any SessionStoreBackend) {
@@ -27,11 +32,11 @@ final class SessionStorePublisher: @unchecked Sendable {
     /// A new stream of every change published from now on; the first one starts watching other connections.
     func makeStream() -> AsyncStream<SessionStoreChange> {
         let stream = subscribers.makeStream()
-        lock.withLock {
-            guard !isWatching, !isStopped else { return }
-            isWatching = true
-            watch = backend.watchChanges { [weak self] in self?.catchUp() }
-            if watch != nil { lastPublished = try? backend.currentAnchor() }
+        state.withLock { state in
+            guard !state.isWatching, !state.isStopped else { return }
+            state.isWatching = true
+            state.watch = backend.watchChanges { [weak self] in self?.catchUp() }
+            if state.watch != nil { state.lastPublished = try? backend.currentAnchor() }
         }
         return stream
     }
@@ -40,19 +45,20 @@ final class SessionStorePublisher: @unchecked Sendable {
     ///
     /// - Parameter write: The write; it returns its change, or nil when it changed nothing.
     /// - Returns: The change.
-    func publishing<Change: SessionStoreChangeConvertible>(_ write: () throws -> Change) rethrows -> Change {
-        try lock.withLock {
+    /// - Throws: What `write` throws.
+    func publishing<Change: SessionStoreChangeConvertible>(_ write: () throws -> Change) throws -> Change {
+        try state.withLock { state in
             let outcome = try write()
-            if let change = outcome.change { publishLocked(change) }
+            if let change = outcome.change { publish(change, in: &state) }
             return outcome
         }
     }
 
     /// Publishes what changed since the last published anchor (a notification came).
     func catchUp() {
-        lock.withLock {
-            guard watch != nil, !isStopped else { return }
-            catchUpLocked()
+        state.withLock { state in
+            guard state.watch != nil, !state.isStopped else { return }
+            catchUp(in: &state)
         }
     }
 
@@ -61,39 +67,39 @@ final class SessionStorePublisher: @unchecked Sendable {
 
     /// Stops watching and ends every stream (the store is going away).
     func stop() {
-        let watch = lock.withLock {
-            isStopped = true
-            defer { self.watch = nil }
-            return self.watch
+        let watch = state.withLock { state in
+            state.isStopped = true
+            defer { state.watch = nil }
+            return state.watch
         }
         watch?.stop()
         subscribers.finishAll()
     }
 
-    // MARK: - With the lock held
+    // MARK: - Inside the mutex
 
-    private func publishLocked(_ change: SessionStoreChange) {
-        guard watch != nil, let last = lastPublished else {
+    private func publish(_ change: SessionStoreChange, in state: inout State) {
+        guard state.watch != nil, let last = state.lastPublished else {
             subscribers.publish(change)
             return
         }
         if change.anchor.rawValue == last.rawValue + 1 {
             subscribers.publish(change)
-            lastPublished = change.anchor
+            state.lastPublished = change.anchor
         } else if change.anchor > last {
-            catchUpLocked()
+            catchUp(in: &state)
         }
     }
 
-    private func catchUpLocked() {
+    private func catchUp(in state: inout State) {
         do {
-            guard let last = lastPublished else {
-                lastPublished = try backend.currentAnchor()
+            guard let last = state.lastPublished else {
+                state.lastPublished = try backend.currentAnchor()
                 return
             }
             let (rows, current) = try backend.changes(after: last, includingDeletions: true, limit: nil)
             for row in rows { subscribers.publish(try row.change()) }
-            lastPublished = max(current, rows.last?.anchor ?? current)
+            state.lastPublished = max(current, rows.last?.anchor ?? current)
         } catch {
             // A failed read leaves `lastPublished` as it was: the next notification or write tries again.
         }

@@ -1,18 +1,18 @@
 import Foundation
+import Synchronization
 
 /// The consumers of `SessionStore.changes`: one stream continuation each, removed when its stream ends.
 ///
-/// `@unchecked Sendable`: the dictionary is only touched with `lock` held; continuations are called
-/// outside the lock, because finishing one runs its `onTermination`, which takes the lock again.
-final class SessionStoreSubscribers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuations: [UUID: AsyncStream<SessionStoreChange>.Continuation] = [:]
+/// Continuations are called outside the mutex, because finishing one runs its `onTermination`, which takes the
+/// mutex again.
+final class SessionStoreSubscribers: Sendable {
+    private let continuations = Mutex<[UUID: AsyncStream<SessionStoreChange>.Continuation]>([:])
 
     /// A new stream that receives every change published from now on.
     func makeStream() -> AsyncStream<SessionStoreChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionStoreChange.self)
         let id = UUID()
-        lock.withLock { continuations[id] = continuation }
+        continuations.withLock { $0[id] = continuation }
         continuation.onTermination = { [weak self] _ in
             self?.remove(id)
         }
@@ -21,14 +21,14 @@ final class SessionStoreSubscribers: @unchecked Sendable {
 
     /// Delivers a change to every current subscriber.
     func publish(_ change: SessionStoreChange) {
-        for continuation in lock.withLock({ Array(continuations.values) }) {
+        for continuation in continuations.withLock({ Array($0.values) }) {
             continuation.yield(change)
         }
     }
 
     /// Ends every stream (the store is going away).
     func finishAll() {
-        let all = lock.withLock {
+        let all = continuations.withLock { continuations in
             let all = Array(continuations.values)
             continuations.removeAll()
             return all
@@ -39,9 +39,9 @@ final class SessionStoreSubscribers: @unchecked Sendable {
     }
 
     /// How many streams are subscribed.
-    var count: Int { lock.withLock { continuations.count } }
+    var count: Int { continuations.withLock { $0.count } }
 
     private func remove(_ id: UUID) {
-        lock.withLock { _ = continuations.removeValue(forKey: id) }
+        continuations.withLock { _ = $0.removeValue(forKey: id) }
     }
 }

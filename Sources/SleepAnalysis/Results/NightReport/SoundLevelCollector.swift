@@ -1,12 +1,13 @@
 import Foundation
+import Synchronization
 
 /// Listens to an analysis (`SleepCycleSdk.startAnalysis(eventListeners:)`) and keeps the A-weighted sound level
 /// of every analysed frame as one Leq per clock minute, for the night report's sound-level chart. Nothing is
 /// measured twice: these are the levels the analysis computes anyway.
-public final class SoundLevelCollector: AudioEventListener, @unchecked Sendable {
-    // Written on the analysis thread, read after the session stopped; the lock keeps both apart.
-    private let lock = NSLock()
-    private var energies: [Int: (sum: Double, count: Int)] = [:]
+public final class SoundLevelCollector: AudioEventListener, Sendable {
+    /// Energy sums and frame counts by clock minute: written on the analysis thread, read after the session
+    /// stopped.
+    private let energies = Mutex<[Int: (sum: Double, count: Int)]>([:])
 
     /// Creates a collector with nothing measured.
     public init() {}
@@ -19,20 +20,19 @@ public final class SoundLevelCollector: AudioEventListener, @unchecked Sendable 
     ) {
         guard !dbSpl.isEmpty else { return }
         let step = audioEndTime.timeIntervalSince(audioStartTime) / Double(dbSpl.count)
-        lock.lock()
-        defer { lock.unlock() }
-        for (index, level) in dbSpl.enumerated() where level.isFinite {
-            let time = audioStartTime.timeIntervalSince1970 + step * (Double(index) + 0.5)
-            let minute = Int((time / 60).rounded(.down))
-            let sum = energies[minute, default: (0, 0)]
-            energies[minute] = (sum.sum + pow(10, Double(level) / 10), sum.count + 1)
+        energies.withLock { energies in
+            for (index, level) in dbSpl.enumerated() where level.isFinite {
+                let time = audioStartTime.timeIntervalSince1970 + step * (Double(index) + 0.5)
+                let minute = Int((time / 60).rounded(.down))
+                let sum = energies[minute, default: (0, 0)]
+                energies[minute] = (sum.sum + pow(10, Double(level) / 10), sum.count + 1)
+            }
         }
     }
 
     /// What was measured so far.
     public var timeline: SoundLevelTimeline {
-        lock.lock()
-        defer { lock.unlock() }
+        let energies = self.energies.withLock { $0 }
         return SoundLevelTimeline(
             minutes: energies.keys.sorted().compactMap { minute in
                 guard let sum = energies[minute], sum.count > 0 else { return nil }

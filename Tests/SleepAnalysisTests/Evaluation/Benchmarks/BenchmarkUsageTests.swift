@@ -23,6 +23,24 @@ final class BenchmarkUsageTests: XCTestCase {
         }
     }
 
+    func test_every_benchmark_reads_name_equals_value_and_answers_help_with_its_usage_line() throws {
+        let wrong = try runCommandLineTool(["vitals", "--hours=abc"], tool: "sleepanalysis-bench")
+        XCTAssertEqual(wrong.status, 64, wrong.standardError)
+        XCTAssertTrue(wrong.standardError.contains("--hours: a positive number"), wrong.standardError)
+        let extra = try runCommandLineTool(["queue", "surplus"], tool: "sleepanalysis-bench")
+        XCTAssertEqual(extra.status, 64, extra.standardError)
+        XCTAssertTrue(extra.standardError.contains("unexpected argument: surplus"), extra.standardError)
+        let frontEnd = try runCommandLineTool(["--block", "0"], tool: "sleepanalysis-bench")
+        XCTAssertEqual(frontEnd.status, 64, frontEnd.standardError)
+        XCTAssertTrue(frontEnd.standardError.contains("sleepanalysis-bench: --block: frames per read, positive"))
+        XCTAssertTrue(frontEnd.standardError.contains("usage: sleepanalysis-bench [--hours N]"), frontEnd.standardError)
+        for command in ["events", "vitals", "pipeline", "profile", "live", "peer", "queue"] {
+            let help = try runCommandLineTool([command, "--help"], tool: "sleepanalysis-bench")
+            XCTAssertEqual(help.status, 0, "\(command): \(help.standardError)")
+            XCTAssertTrue(help.standardOutput.hasPrefix("usage: sleepanalysis-bench \(command) "), help.standardOutput)
+        }
+    }
+
     func test_events_with_a_missing_model_file_names_the_file() throws {
         let run = try runCommandLineTool(
             ["events", "--hours", "0.01", "--model", "/nonexistent/events.bin"], tool: "sleepanalysis-bench")
