@@ -170,7 +170,8 @@ final class StereoSessionLifecycleTests: SDKTestCase {
     }
 
     /// With both sleepers' sessions running nothing is late: the kept start is let go, so a session started again
-    /// on a channel begins where the analysis is, not at the recording's start.
+    /// on a channel begins where the analysis is, not at the recording's start. Here that is the recording's end,
+    /// so the session gets no data and its stop says so (`emptyTimeRange`, naming the session's start).
     func test_once_both_channels_have_sessions_a_restarted_session_begins_where_the_analysis_is() async throws {
         try await initializeSDK(features: twoSleepers)
         let start = Date(timeIntervalSince1970: 1_780_200_000)
@@ -185,8 +186,13 @@ final class StereoSessionLifecycleTests: SDKTestCase {
         _ = try await SleepCycleSdk.stopAnalysis(sessionId: primary)
         let again = try await SleepCycleSdk.startMultiChannelAnalysis(
             channel: .primary, config: SleepAnalysisConfig())
-        let result = try await SleepCycleSdk.stopAnalysis(sessionId: again)
-        XCTAssertEqual(result.startTime.timeIntervalSince(start), 3, accuracy: 0.05)
+        do {
+            let result = try await SleepCycleSdk.stopAnalysis(sessionId: again)
+            XCTFail("a session after the recording's end gave a result from \(result.startTime)")
+        } catch SleepCycleSdkError.emptyTimeRange(let why) {
+            let end = SleepAnalysisJSON.timestamp(start.addingTimeInterval(3)).prefix(19)
+            XCTAssertTrue(why.contains(String(end)), why)
+        }
         _ = try await SleepCycleSdk.stopAnalysis(sessionId: secondary)
         await SleepCycleSdk.stopDataSource()
     }
@@ -216,10 +222,16 @@ final class StereoSessionLifecycleTests: SDKTestCase {
         let secondary = try await SleepCycleSdk.startMultiChannelAnalysis(channel: .secondary, config: motionOnly)
         await source.waitUntilFinished()
         let primaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: primary)
-        let secondaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: secondary)
-        await SleepCycleSdk.stopDataSource()
         XCTAssertFalse(primaryResult.events.filter { $0.source == .accelerometer }.isEmpty)
-        XCTAssertTrue(secondaryResult.events.filter { $0.source == .accelerometer }.isEmpty)
+        // The secondary sleeper's motion-only session gets none of the phone's readings, so no data at all: its
+        // stop is an empty time range, not an empty night.
+        do {
+            let secondaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: secondary)
+            XCTAssertTrue(secondaryResult.events.filter { $0.source == .accelerometer }.isEmpty)
+            XCTFail("the secondary session got no data and still gave a result")
+        } catch SleepCycleSdkError.emptyTimeRange {
+        }
+        await SleepCycleSdk.stopDataSource()
     }
 
     /// A primary session started after a short stereo replay has ended still gets the phone's readings from
