@@ -95,7 +95,8 @@ extension NightWorker {
             if stored == true { logger.info("job \(id): done") }
         case .failed(let classification):
             if case .worker(let error) = classification {
-                logger.error("job \(id): this worker cannot analyse nights, stopping: \(error.description)")
+                // The worker's run throws this error to its caller: logged at debug only, not reported twice.
+                logger.debug("job \(id): this worker cannot analyse nights, stopping: \(error.description)")
                 _ = await persistently("releasing job \(id)") { try await self.queue.release(lease) }
                 await control.fail(error)
                 return
