@@ -30,6 +30,7 @@ enum SourceLayers {
         "Results",
         "Pipeline",
         "Persistence",
+        "Rendering",
         "Telemetry",
         "Licensing",
         "ModelStore",
