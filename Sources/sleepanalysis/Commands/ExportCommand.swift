@@ -42,9 +42,9 @@ enum ExportCommand: Command {
         let results = try selectedResults(store, parsed)
         let samples = results.flatMap { store.healthKitSamples(for: $0) }
         if format == "json" {
-            print(String(decoding: try HealthKitExport.json(samples), as: UTF8.self))
+            try StandardOutput.print(String(decoding: try HealthKitExport.json(samples), as: UTF8.self))
         } else {
-            print(HealthKitExport.csv(samples), terminator: "")
+            try StandardOutput.print(HealthKitExport.csv(samples), terminator: "")
         }
     }
 

@@ -38,9 +38,9 @@ enum HistoryCommand: Command {
         let (nights, unreadable) = try await StoreDirectoryArgument.openExisting(parsed).readableNights(in: range)
         StoreDirectoryArgument.warn(skipping: unreadable)
         if format == "json" {
-            print(try json(nights))
+            try StandardOutput.print(try json(nights))
         } else {
-            print(text(nights), terminator: "")
+            try StandardOutput.print(text(nights), terminator: "")
         }
     }
 

@@ -44,14 +44,14 @@ enum QueueStatusCommand {
                     id: $0.id, submittedAt: Timestamps.iso8601($0.submittedAt), waitingSeconds: $0.waitingSeconds)
             })
         if format == "json" {
-            print(String(decoding: try SleepAnalysisJSON.encode(report), as: UTF8.self))
+            try StandardOutput.print(String(decoding: try SleepAnalysisJSON.encode(report), as: UTF8.self))
             return
         }
         for state in NightJobState.allCases {
-            print(state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + String(status.count(state)))
+            try StandardOutput.print(state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + String(status.count(state)))
         }
         if let waiting = report.oldestWaiting {
-            print(
+            try StandardOutput.print(
                 "oldest waiting: job \(waiting.id), submitted \(waiting.submittedAt) (\(Int(waiting.waitingSeconds)) s ago)"
             )
         }

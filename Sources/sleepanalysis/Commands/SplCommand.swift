@@ -41,9 +41,9 @@ enum SplCommand: Command {
         let report = try SoundLevelAnalysis.analyze(
             file: URL(fileURLWithPath: parsed.positionals[0]), calibration: calibration)
         if format == "json" {
-            print(try json(report))
+            try StandardOutput.print(try json(report))
         } else {
-            print(text(report), terminator: "")
+            try StandardOutput.print(text(report), terminator: "")
         }
     }
 

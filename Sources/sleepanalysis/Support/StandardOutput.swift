@@ -14,4 +14,14 @@ enum StandardOutput {
                 kind: .outputFailed, message: "cannot write to standard output: \(error.localizedDescription)")
         }
     }
+
+    /// Writes `text` and `terminator` to standard output, as `print` would, but reporting a failed write.
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - terminator: What follows it (a line break by default).
+    /// - Throws: `CommandLineError` of kind `.outputFailed` (exit 74) when the write fails.
+    static func print(_ text: String, terminator: String = "\n") throws {
+        try write(Data((text + terminator).utf8))
+    }
 }
