@@ -282,7 +282,8 @@ enum AnalyzeCommand: Command {
             if let outDirectory { try AnalysisCSV.write(AnalysisCSV.tables(reports), to: outDirectory) }
             for entry in reports {
                 if outDirectory == nil {
-                    try StandardOutput.print(AnalysisCSV.render(entry.report.result, channel: reports.count > 1 ? entry.channel : nil))
+                    try StandardOutput.print(
+                        AnalysisCSV.render(entry.report.result, channel: reports.count > 1 ? entry.channel : nil))
                 }
                 // The tables have no place for them: the input's warnings go to standard error.
                 for warning in entry.report.result.warnings {
@@ -291,7 +292,8 @@ enum AnalyzeCommand: Command {
             }
         default:
             for entry in reports {
-                try StandardOutput.print(AnalysisText.render(entry.report.result, score: entry.report.score, title: entry.channel))
+                try StandardOutput.print(
+                    AnalysisText.render(entry.report.result, score: entry.report.score, title: entry.channel))
             }
         }
     }

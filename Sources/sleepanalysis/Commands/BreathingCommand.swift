@@ -81,9 +81,11 @@ enum BreathingCommand {
         } else {
             for rate in rates {
                 let offset = rate.timestamp.timeIntervalSince(origin)
-                try StandardOutput.print(String(format: "%8.1f s  %5.1f breaths/min  confidence %.2f", offset, rate.bpm, rate.confidence))
+                try StandardOutput.print(
+                    String(format: "%8.1f s  %5.1f breaths/min  confidence %.2f", offset, rate.bpm, rate.confidence))
             }
-            try StandardOutput.print(median.map { String(format: "median %.1f breaths/min", $0) } ?? "no periodic breathing found")
+            try StandardOutput.print(
+                median.map { String(format: "median %.1f breaths/min", $0) } ?? "no periodic breathing found")
         }
     }
 }

@@ -48,7 +48,8 @@ enum QueueStatusCommand {
             return
         }
         for state in NightJobState.allCases {
-            try StandardOutput.print(state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + String(status.count(state)))
+            try StandardOutput.print(
+                state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + String(status.count(state)))
         }
         if let waiting = report.oldestWaiting {
             try StandardOutput.print(
