@@ -86,4 +86,26 @@ public enum SleepAnalysisJSON {
         (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
             ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
+
+    /// Encodes a top-level document of one member: `schemaVersion` and `value` under `key`.
+    ///
+    /// - Parameters:
+    ///   - value: The document's content.
+    ///   - key: Its member name (`channels`, `nights`).
+    ///   - encoder: The encoder.
+    package static func encodeDocument(
+        _ value: some Encodable, under key: String, to encoder: any Encoder
+    ) throws {
+        var container = encoder.container(keyedBy: DocumentKey.self)
+        try container.encode(schemaVersion, forKey: DocumentKey(stringValue: "schemaVersion"))
+        try container.encode(value, forKey: DocumentKey(stringValue: key))
+    }
+
+    /// A member name of a document.
+    private struct DocumentKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }

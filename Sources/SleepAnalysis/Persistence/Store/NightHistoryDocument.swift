@@ -72,16 +72,10 @@ public struct NightHistoryDocument: Sendable, Hashable, Encodable {
         self.nights = nights.map(Night.init)
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case schemaVersion, nights
-    }
-
     /// Encodes `schemaVersion` and `nights`.
     ///
     /// - Parameter encoder: The encoder.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(SleepAnalysisJSON.schemaVersion, forKey: .schemaVersion)
-        try container.encode(nights, forKey: .nights)
+        try SleepAnalysisJSON.encodeDocument(nights, under: "nights", to: encoder)
     }
 }

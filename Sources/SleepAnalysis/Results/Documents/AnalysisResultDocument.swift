@@ -58,17 +58,11 @@ public struct ChannelResultsDocument: Sendable, Hashable, Encodable {
         self.channels = channels
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case schemaVersion, channels
-    }
-
     /// Encodes `schemaVersion` and `channels`.
     ///
     /// - Parameter encoder: The encoder.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(SleepAnalysisJSON.schemaVersion, forKey: .schemaVersion)
-        try container.encode(channels, forKey: .channels)
+        try SleepAnalysisJSON.encodeDocument(channels, under: "channels", to: encoder)
     }
 }
 
@@ -86,16 +80,10 @@ public struct NightsDocument: Sendable, Hashable, Encodable {
         self.nights = nights
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case schemaVersion, nights
-    }
-
     /// Encodes `schemaVersion` and `nights`.
     ///
     /// - Parameter encoder: The encoder.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(SleepAnalysisJSON.schemaVersion, forKey: .schemaVersion)
-        try container.encode(nights, forKey: .nights)
+        try SleepAnalysisJSON.encodeDocument(nights, under: "nights", to: encoder)
     }
 }
