@@ -6,25 +6,8 @@ import XCTest
 
 /// Cancelling a task that awaits a long analyzer call ends the call with `CancellationError` within a second,
 /// stops the replay and the analysis thread, and returns no night: the night stays resumable instead.
-final class CancellationTests: XCTestCase {
-    private var storage: TemporaryDirectory!
-    private var analyzer: SleepAnalyzer!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        storage = try TemporaryDirectory(prefix: "cancellation")
-        let licence = try TestLicenses.make()
-        analyzer = SleepAnalyzer(name: "cancellation")
-        try await analyzer.initialize(
-            logLevel: .warning, apiKey: licence.apiKey, storageDirectory: storage.url.appendingPathComponent("state"),
-            trustedIssuerKeys: [licence.trustedKey])
-    }
-
-    override func tearDown() async throws {
-        await analyzer.deinitialize()
-        storage.remove()
-        try await super.tearDown()
-    }
+final class CancellationTests: InitializedAnalyzerTestCase {
+    override var analyzerName: String { "cancellation" }
 
     func test_cancellingTheTaskThatStartsWaitsAndStops_throwsCancellationErrorWithinASecond_andStopsTheAnalysis()
         async throws

@@ -6,25 +6,8 @@ import XCTest
 
 /// A time range that holds no data is an error, never an empty night: a stop before the session's start, a start
 /// after the recording's end.
-final class EmptyTimeRangeTests: XCTestCase {
-    private var storage: TemporaryDirectory!
-    private var analyzer: SleepAnalyzer!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        storage = try TemporaryDirectory(prefix: "empty-range")
-        let licence = try TestLicenses.make()
-        analyzer = SleepAnalyzer(name: "empty-range")
-        try await analyzer.initialize(
-            logLevel: .warning, apiKey: licence.apiKey, storageDirectory: storage.url.appendingPathComponent("state"),
-            trustedIssuerKeys: [licence.trustedKey])
-    }
-
-    override func tearDown() async throws {
-        await analyzer.deinitialize()
-        storage.remove()
-        try await super.tearDown()
-    }
+final class EmptyTimeRangeTests: InitializedAnalyzerTestCase {
+    override var analyzerName: String { "empty-range" }
 
     func test_stopAnalysis_atOrBeforeTheSessionsStart_throwsEmptyTimeRange_andTheSessionGoesOn() async throws {
         // Given a session that starts a minute into a 4-minute night, replayed to its end
