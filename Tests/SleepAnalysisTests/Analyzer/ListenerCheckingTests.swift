@@ -135,61 +135,7 @@ final class ListenerCheckingTests: XCTestCase {
         defer { directory.remove() }
         let file = directory.url.appendingPathComponent("consumer.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
-        let build = try builtProducts()
-        var arguments = [
-            "swiftc", "-swift-version", "6", "-emit-sil", "-o", "/dev/null", "-module-name", "Consumer",
-            "-I", build.appendingPathComponent("Modules").path,
-        ]
-        // The library's C modules: our own (module maps SwiftPM wrote) and the system libraries' (in Sources/).
-        for target in ["CSleepDSP", "CALSAMessages"] {
-            arguments += [
-                "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("\(target).build/module.modulemap").path,
-                "-Xcc", "-I" + FixturePaths.repositoryRoot.appendingPathComponent("Sources/\(target)/include").path,
-            ]
-        }
-        let sources = FixturePaths.repositoryRoot.appendingPathComponent("Sources")
-        for name in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
-        where FileManager.default.fileExists(atPath: sources.appendingPathComponent("\(name)/module.modulemap").path) {
-            arguments += ["-I", sources.appendingPathComponent(name).path]
-        }
-        let headers = try run(["pkg-config", "--cflags"] + systemPackages).output
-        for flag in headers.split(whereSeparator: \.isWhitespace) { arguments += ["-Xcc", String(flag)] }
-        return try run(arguments + [file.path])
-    }
-
-    /// The pkg-config packages of the library's system-library targets (Package.swift).
-    private static let systemPackages = [
-        "fftw3f", "sndfile", "ogg", "opus", "alsa", "sqlite3", "libsodium", "soxr", "libpq",
-    ]
-
-    /// The build products directory this test bundle runs from (`.build/<triple>/debug`), with the modules in
-    /// `Modules/`.
-    private static func builtProducts() throws -> URL {
-        var candidate = Bundle(for: ListenerCheckingTests.self).bundleURL
-        for _ in 0..<3 {
-            if FileManager.default.fileExists(
-                atPath: candidate.appendingPathComponent("Modules/SleepAnalysis.swiftmodule").path)
-            {
-                return candidate
-            }
-            candidate.deleteLastPathComponent()
-        }
-        throw XCTSkip(
-            "no SleepAnalysis.swiftmodule beside the test bundle \(Bundle(for: ListenerCheckingTests.self).bundleURL.path)"
-        )
-    }
-
-    /// Runs a command found on `PATH` and returns its exit status and its output (standard output and error).
-    private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let arguments = ["swiftc", "-swift-version", "6", "-emit-sil", "-o", "/dev/null", "-module-name", "Consumer"]
+        return try BuiltModules.run(arguments + (try BuiltModules.compilerFlags()) + [file.path])
     }
 }

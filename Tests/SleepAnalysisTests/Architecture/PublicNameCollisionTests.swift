@@ -112,8 +112,7 @@ final class PublicNameCollisionTests: XCTestCase {
         """
 
     func test_ourModules_typeCheckBesidePostgresNIOSwiftLogAndArgumentParser() throws {
-        let products = productsDirectory()
-        let modules = products.appendingPathComponent("Modules")
+        let modules = try BuiltModules.productsDirectory().appendingPathComponent("Modules")
         guard
             FileManager.default.fileExists(
                 atPath: modules.appendingPathComponent("SleepAnalysisFleet.swiftmodule").path)
@@ -125,67 +124,18 @@ final class PublicNameCollisionTests: XCTestCase {
         for standIn in standIns {
             let source = directory.url.appendingPathComponent("\(standIn.module).swift")
             try standIn.source.write(to: source, atomically: true, encoding: .utf8)
-            let output = try run(
-                "swiftc",
+            let output = try BuiltModules.run(
                 [
-                    "-emit-module", "-parse-as-library", "-module-name", standIn.module, source.path,
+                    "swiftc", "-emit-module", "-parse-as-library", "-module-name", standIn.module, source.path,
                     "-emit-module-path", standInModules.appendingPathComponent("\(standIn.module).swiftmodule").path,
                 ])
-            XCTAssertEqual(output.status, 0, "the stand-in \(standIn.module) did not compile:\n\(output.text)")
+            XCTAssertEqual(output.status, 0, "the stand-in \(standIn.module) did not compile:\n\(output.output)")
         }
         let source = directory.url.appendingPathComponent("Consumer.swift")
         try consumer.write(to: source, atomically: true, encoding: .utf8)
-        let checked = try run(
-            "swiftc",
-            ["-typecheck", "-I", standInModules.path, "-I", modules.path]
-                + (try cModuleFlags(products: products)) + [source.path])
+        let checked = try BuiltModules.run(
+            ["swiftc", "-typecheck", "-I", standInModules.path] + (try BuiltModules.compilerFlags()) + [source.path])
         XCTAssertEqual(
-            checked.status, 0, "a consumer of our modules and the stand-ins does not type-check:\n\(checked.text)")
-    }
-
-    /// Where SwiftPM put the test binary and the modules (`.build/<triple>/debug`).
-    private func productsDirectory() -> URL {
-        #if os(Linux)
-            return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        #else
-            return Bundle(for: Self.self).bundleURL.deletingLastPathComponent()
-        #endif
-    }
-
-    /// The flags that let the compiler load the C modules our modules import, as SwiftPM passes them: each C
-    /// target's module map, and the header folders pkg-config names (libpq's headers are in a folder of their own).
-    private func cModuleFlags(products: URL) throws -> [String] {
-        let sources = FixturePaths.repositoryRoot.appendingPathComponent("Sources")
-        var maps: [URL] = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: sources.path) where name.hasPrefix("C") {
-            maps.append(sources.appendingPathComponent(name).appendingPathComponent("module.modulemap"))
-        }
-        for name in try FileManager.default.contentsOfDirectory(atPath: products.path)
-        where name.hasPrefix("C") && name.hasSuffix(".build") {
-            maps.append(products.appendingPathComponent(name).appendingPathComponent("module.modulemap"))
-        }
-        var flags = maps.filter { FileManager.default.fileExists(atPath: $0.path) }.flatMap {
-            ["-Xcc", "-fmodule-map-file=\($0.path)"]
-        }
-        let includes = try run("pkg-config", ["--cflags-only-I", "libpq"])
-        XCTAssertEqual(includes.status, 0, "pkg-config does not know libpq:\n\(includes.text)")
-        flags += includes.text.split(whereSeparator: \.isWhitespace).flatMap { ["-Xcc", String($0)] }
-        return flags
-    }
-
-    /// Runs a program found on `PATH`, returning its exit status and what it printed (both streams).
-    private func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, text: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let log = directory.url.appendingPathComponent("\(program)-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: try Data(contentsOf: log), as: UTF8.self))
+            checked.status, 0, "a consumer of our modules and the stand-ins does not type-check:\n\(checked.output)")
     }
 }

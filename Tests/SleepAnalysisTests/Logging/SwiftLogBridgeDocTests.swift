@@ -72,16 +72,15 @@ final class SwiftLogBridgeDocTests: XCTestCase {
         let blocks = Self.swiftBlocks(of: article)
         let bridge = try XCTUnwrap(blocks.first { $0.contains("import Logging") }, "the article's bridge")
         let usage = try XCTUnwrap(blocks.first { $0.contains("SleepCycleSdk.initialize") }, "the article's usage")
-        let build = try Self.buildDirectory()
-        let swiftc = try Self.swiftc()
+        let moduleFlags = try BuiltModules.compilerFlags()
 
         let directory = try TemporaryDirectory(prefix: "swift-log-bridge")
         defer { directory.remove() }
         let standIn = directory.url.appendingPathComponent("Logging.swift")
         try Data(Self.standIn.utf8).write(to: standIn)
-        let emitted = try Self.run(
-            swiftc,
+        let emitted = try BuiltModules.run(
             [
+                "swiftc",
                 "-emit-module", "-parse-as-library", "-swift-version", "6", "-module-name", "Logging",
                 "-emit-module-path", directory.url.appendingPathComponent("Logging.swiftmodule").path, standIn.path,
             ])
@@ -92,13 +91,8 @@ final class SwiftLogBridgeDocTests: XCTestCase {
             bridge, "func useTheBridge(apiKey: String) async throws {", usage, "}", Self.consumer,
         ].joined(separator: "\n")
         try Data(source.utf8).write(to: consumer)
-        let checked = try Self.run(
-            swiftc,
-            [
-                "-typecheck", "-swift-version", "6", "-I", directory.url.path, "-I",
-                build.appendingPathComponent("Modules").path,
-            ]
-                + Self.clangModuleFlags(root: root, build: build) + [consumer.path])
+        let checked = try BuiltModules.run(
+            ["swiftc", "-typecheck", "-swift-version", "6", "-I", directory.url.path] + moduleFlags + [consumer.path])
         XCTAssertEqual(checked.status, 0, "\(checked.output)\n\(source)")
     }
 
@@ -117,58 +111,5 @@ final class SwiftLogBridgeDocTests: XCTestCase {
             }
         }
         return blocks
-    }
-
-    /// The debug build's products (where the test binary is), holding `Modules/` and the C targets' module maps.
-    private static func buildDirectory() throws -> URL {
-        let products = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let module = products.appendingPathComponent("Modules/SleepAnalysis.swiftmodule")
-        guard FileManager.default.fileExists(atPath: module.path) else {
-            throw XCTSkip("needs the SleepAnalysis module beside the tests (\(module.path))")
-        }
-        return products
-    }
-
-    /// The Swift compiler on `PATH`.
-    private static func swiftc() throws -> URL {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
-        for folder in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("swiftc")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw XCTSkip("needs swiftc on PATH")
-    }
-
-    /// The module maps of the C modules the library imports, and libpq's header folder, as SwiftPM passes them.
-    private static func clangModuleFlags(root: URL, build: URL) throws -> [String] {
-        var maps: [URL] = []
-        let sources = root.appendingPathComponent("Sources")
-        for name in try FileManager.default.contentsOfDirectory(atPath: sources.path) where name.hasPrefix("C") {
-            maps.append(sources.appendingPathComponent("\(name)/module.modulemap"))
-        }
-        for name in try FileManager.default.contentsOfDirectory(atPath: build.path)
-        where name.hasPrefix("C") && name.hasSuffix(".build") {
-            maps.append(build.appendingPathComponent("\(name)/module.modulemap"))
-        }
-        var flags = maps.filter { FileManager.default.fileExists(atPath: $0.path) }
-            .flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] }
-        for folder in ["/usr/include/postgresql"] where FileManager.default.fileExists(atPath: folder) {
-            flags += ["-Xcc", "-I\(folder)"]
-        }
-        return flags
-    }
-
-    /// Runs `executable` to completion, returning its status and its standard output and error together.
-    private static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }
