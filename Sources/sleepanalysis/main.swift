@@ -9,6 +9,7 @@ let commands: [any Command.Type] = [
     EvaluateCommandEntry.self,
     FeaturesCommandEntry.self,
     HistoryCommand.self,
+    ReportCommand.self,
     ExportCommand.self,
     LicenseCommand.self,
     ModelsCommand.self,

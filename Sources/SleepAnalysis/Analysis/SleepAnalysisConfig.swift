@@ -1,6 +1,12 @@
 import Foundation
 
-/// Which sensors a session uses.
+/// Which sensors a session uses, and how its microphone's levels map to sound pressure.
+///
+/// ```swift
+/// // A microphone that reads -30 dBFS at 94 dB SPL: levels in dB(A) SPL.
+/// let config = SleepAnalysisConfig(
+///     useAudio: true, soundLevelCalibration: LevelCalibration(microphoneSensitivityDbfs: -30))
+/// ```
 public struct SleepAnalysisConfig: Sendable, Hashable, Codable {
     /// Analyse the microphone.
     public var useAudio: Bool
@@ -8,6 +14,12 @@ public struct SleepAnalysisConfig: Sendable, Hashable, Codable {
     public var useAccelerometer: Bool
     /// Analyse heart rate from a wearable.
     public var useHeartRate: Bool
+    /// The microphone's calibration, when it is known: the sound levels listeners receive
+    /// (`AudioEventListener.onAudioAnalysisBatchCompleted`'s `dbSpl`) are then A-weighted sound pressure levels,
+    /// dB(A) SPL. Nil (the default): they are relative levels, dBFS plus `LevelCalibration.default`'s offset, which
+    /// compare within a night but are not sound pressure levels. The analysis itself (events, staging) is the same
+    /// either way.
+    public var soundLevelCalibration: LevelCalibration?
 
     /// Creates a configuration.
     ///
@@ -15,10 +27,15 @@ public struct SleepAnalysisConfig: Sendable, Hashable, Codable {
     ///   - useAudio: Analyse the microphone.
     ///   - useAccelerometer: Analyse the accelerometer.
     ///   - useHeartRate: Analyse heart rate from a wearable.
-    public init(useAudio: Bool = true, useAccelerometer: Bool = false, useHeartRate: Bool = false) {
+    ///   - soundLevelCalibration: The microphone's calibration, when known; nil for relative levels.
+    public init(
+        useAudio: Bool = true, useAccelerometer: Bool = false, useHeartRate: Bool = false,
+        soundLevelCalibration: LevelCalibration? = nil
+    ) {
         self.useAudio = useAudio
         self.useAccelerometer = useAccelerometer
         self.useHeartRate = useHeartRate
+        self.soundLevelCalibration = soundLevelCalibration
     }
 }
 

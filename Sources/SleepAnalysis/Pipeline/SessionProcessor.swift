@@ -66,7 +66,11 @@ final class SessionProcessor {
         self.engines = engines
         self.publishing = publishing
         self.output = output
-        listenerNotifier = AudioBatchListenerNotifier(sessionId: sessionId, listeners: listeners)
+        listenerNotifier = AudioBatchListenerNotifier(
+            sessionId: sessionId, listeners: listeners,
+            levelShift: config.soundLevelCalibration.map {
+                Float($0.offsetDb - LevelCalibration.default.offsetDb)
+            } ?? 0)
         journal = SessionJournalBatch(sessionId: sessionId, recorder: recorder)
         ledger = SessionResumeLedger(restoring: restored, sessionStart: startTime)
         self.dataTime = ledger.resumeFrom

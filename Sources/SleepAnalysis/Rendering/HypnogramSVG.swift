@@ -1,6 +1,7 @@
 import Foundation
 
-/// Draws a night's hypnogram as an SVG picture: stages as rows (awake at the top, deep at the bottom), time along
+/// Draws a night's hypnogram as an SVG picture in the report's palette (`StageColours`): stages as rows (awake at
+/// the top, deep at the bottom), time along
 /// the bottom with ticks every 5 minutes to 2 hours by the night's length (`HypnogramTimeAxis`) in the session's
 /// time zone, snoring events as marks under the chart, axis labels and a legend of the colours.
 public enum HypnogramSVG {
@@ -19,7 +20,7 @@ public enum HypnogramSVG {
         let right = frame.right
         let top = 30.0
         let bottom = Double(height) - 70
-        let rows: [SleepStage] = [.awake, .rem, .light, .deep]
+        let rows = StageColours.order
         let rowHeight = (bottom - top) / Double(rows.count)
         func x(_ date: Date) -> Double { frame.x(date) }
         func y(_ stage: SleepStage) -> Double { top + rowHeight * (Double(rows.firstIndex(of: stage) ?? 0) + 0.5) }
@@ -46,7 +47,7 @@ public enum HypnogramSVG {
             path += " L\(format(x1)),\(format(level))"
             svg += "<rect x=\"\(format(x0))\" y=\"\(format(level - rowHeight * 0.35))\" "
             svg += "width=\"\(format(max(0.5, x1 - x0)))\" height=\"\(format(rowHeight * 0.7))\" "
-            svg += "fill=\"\(StageColours.colour(interval.stage))\" opacity=\"0.35\"/>\n"
+            svg += "fill=\"\(StageColours.colour(interval.stage))\"/>\n"
         }
         if !path.isEmpty { svg += "<path d=\"\(path)\" fill=\"none\" stroke=\"#222\" stroke-width=\"1.5\"/>\n" }
         for event in result.events where event.type == .snoring {
@@ -79,13 +80,12 @@ public enum HypnogramSVG {
 
     /// A legend of the stage colours and the snoring mark, right-aligned in the title row.
     private static func legend(colours: [(name: String, colour: String)], right: Double) -> String {
-        let entries = colours.map { ($0.name, $0.colour, "0.35") } + [("snoring", StageColours.snoring, "1")]
+        let entries = colours + [("snoring", StageColours.snoring)]
         let entryWidth = 80.0
         var x = right - entryWidth * Double(entries.count)
         var svg = "<g class=\"legend\">\n"
-        for (name, colour, opacity) in entries {
-            svg += "<rect x=\"\(format(x))\" y=\"8\" width=\"12\" height=\"12\" fill=\"\(colour)\" "
-            svg += "opacity=\"\(opacity)\"/>\n"
+        for (name, colour) in entries {
+            svg += "<rect x=\"\(format(x))\" y=\"8\" width=\"12\" height=\"12\" fill=\"\(colour)\"/>\n"
             svg += "<text x=\"\(format(x + 16))\" y=\"18\">\(name)</text>\n"
             x += entryWidth
         }

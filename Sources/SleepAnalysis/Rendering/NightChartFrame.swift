@@ -23,7 +23,7 @@ struct NightChartFrame {
     ///   - width: Picture width in pixels.
     init(_ result: AnalysisResult, width: Int) {
         self.width = width
-        left = 80
+        left = 120
         right = Double(width) - 20
         start = result.startTime
         end = result.endTime
@@ -52,8 +52,8 @@ struct NightChartFrame {
     func openSVG(height: Int, label: String) -> String {
         """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" \
-        viewBox="0 0 \(width) \(height)" font-family="sans-serif" font-size="12" role="img" \
-        aria-label="\(HTMLEscaping.escape(label))">
+        viewBox="0 0 \(width) \(height)" font-family="sans-serif" font-size="15" fill="#1f2328" \
+        role="img" aria-label="\(HTMLEscaping.escape(label))">
         <rect width="100%" height="100%" fill="white"/>
 
         """

@@ -19,7 +19,7 @@ enum AnalyzeCommand: Command {
         options: [
             "accelerometer", "heart-rate", "activity-counts", "start", "format", "hypnogram", "store",
             "wakeup-window", "preset", CommandLineLicence.option, "storage", "pace", "out-dir", "timezone",
-            NightReportFile.option,
+            NightReportFile.option, CalibrationOffsetArgument.option,
         ],
         flags: ["stereo", "quiet", "resume", StoreDirectoryArgument.noStoreFlag, "split-nights"],
         shortNames: ["f": "format", "q": "quiet", "s": "store", "o": "out-dir"],
@@ -50,9 +50,12 @@ enum AnalyzeCommand: Command {
                                             summary.csv (statistics and score, one row), one header each, instead of
                                             printing epochs, an empty line, then events
                   --hypnogram FILE.svg      also draw the hypnogram
-                  --report FILE.html        also write the night report: one self-contained HTML page (hypnogram
-                                            with stage probabilities, events, snoring, breathing rate, sound level,
-                                            statistics, score, audio health, what staged the night); no network needed
+                  --report FILE.html        also write the night report: one self-contained HTML page (score and
+                                            figures at a glance, hypnogram with events, stage probabilities,
+                                            snoring, breathing rate, sound level, what staged the night); no network
+                                            needed
+                  --calibration-offset DB   the microphone's calibration, dB SPL = dBFS + DB (as spl): the report's
+                                            sound level in dB(A) SPL; without it the level is relative, uncalibrated
               -s, --store DIR               the session store the result is saved in (default: $XDG_DATA_HOME/
                                             sleepanalysis, else ~/.local/share/sleepanalysis, which history and
                                             export read; when it cannot be written: exit 73, the result kept in the
@@ -106,7 +109,9 @@ enum AnalyzeCommand: Command {
         let progress = ProgressBar(
             total: parsed.flag("quiet") || parsed.flag("stereo") ? 0 : inputs.audioDuration, start: inputs.start)
         // The report's sound-level chart: the levels the analysis measures (not collected for two sleepers).
-        let soundLevels = parsed.option(NightReportFile.option) == nil ? nil : SoundLevelCollector()
+        let calibration = try CalibrationOffsetArgument.calibration(parsed)
+        let soundLevels =
+            parsed.option(NightReportFile.option) == nil ? nil : SoundLevelCollector(calibration: calibration)
         var interruption: AnalysisInterruption?
         let results: [(channel: String?, result: AnalysisResult)]
         do {
@@ -169,31 +174,43 @@ enum AnalyzeCommand: Command {
         _ parsed: ParsedArguments, _ inputs: NightInputs, alarm: SmartAlarmConfig?,
         listeners: [any AudioEventListener & Sendable], interrupt: InterruptSignal
     ) async throws -> [(channel: String?, result: AnalysisResult)] {
+        let calibration = try CalibrationOffsetArgument.calibration(parsed)
         if parsed.flag("split-nights") {
-            return try await analyseNights(inputs, listeners: listeners, interrupt: interrupt)
+            return try await analyseNights(
+                inputs, calibration: calibration, listeners: listeners, interrupt: interrupt)
         } else if parsed.flag("resume") {
             return try await resume(inputs, listeners: listeners, interrupt: interrupt)
         } else if parsed.flag("stereo") {
             let preset = try separationPreset(parsed)
-            return try await analyseStereo(inputs, separation: preset, alarm: alarm, interrupt: interrupt)
+            return try await analyseStereo(
+                inputs, separation: preset, alarm: alarm, calibration: calibration, interrupt: interrupt)
         }
-        return [(nil, try await analyseOneSleeper(inputs, alarm: alarm, listeners: listeners, interrupt: interrupt))]
+        return [
+            (
+                nil,
+                try await analyseOneSleeper(
+                    inputs, alarm: alarm, calibration: calibration, listeners: listeners, interrupt: interrupt)
+            )
+        ]
     }
 
     private static func analyseOneSleeper(
-        _ inputs: NightInputs, alarm: SmartAlarmConfig?, listeners: [any AudioEventListener & Sendable],
-        interrupt: InterruptSignal
+        _ inputs: NightInputs, alarm: SmartAlarmConfig?, calibration: LevelCalibration?,
+        listeners: [any AudioEventListener & Sendable], interrupt: InterruptSignal
     ) async throws -> AnalysisResult {
         let source = inputs.makeSource()
+        var config = inputs.config
+        config.soundLevelCalibration = calibration
         try await SleepCycleSdk.startAnalysis(
-            config: inputs.config, using: source, eventListeners: listeners, smartAlarmConfig: alarm)
+            config: config, using: source, eventListeners: listeners, smartAlarmConfig: alarm)
         if let signal = await interrupt.wait(for: source) { throw AnalysisInterruption(signal: signal) }
         return try await SleepCycleSdk.stopAnalysis()
     }
 
     /// Each night of a multi-day recording as a session of its own, named by its date.
     private static func analyseNights(
-        _ inputs: NightInputs, listeners: [any AudioEventListener & Sendable], interrupt: InterruptSignal
+        _ inputs: NightInputs, calibration: LevelCalibration?, listeners: [any AudioEventListener & Sendable],
+        interrupt: InterruptSignal
     ) async throws -> [(channel: String?, result: AnalysisResult)] {
         let splitting = try NightSplitting(inputs)
         defer { splitting.removeFiles() }
@@ -201,7 +218,7 @@ enum AnalyzeCommand: Command {
         var results: [(channel: String?, result: AnalysisResult)] = []
         for night in splitting.nights {
             let result = try await analyseOneSleeper(
-                night.inputs, alarm: nil, listeners: listeners, interrupt: interrupt)
+                night.inputs, alarm: nil, calibration: calibration, listeners: listeners, interrupt: interrupt)
             results.append((night.name, result))
         }
         return results
@@ -209,14 +226,17 @@ enum AnalyzeCommand: Command {
 
     private static func analyseStereo(
         _ inputs: NightInputs, separation: ChannelSeparationConfig, alarm: SmartAlarmConfig?,
-        interrupt: InterruptSignal
+        calibration: LevelCalibration?, interrupt: InterruptSignal
     ) async throws -> [(channel: String?, result: AnalysisResult)] {
         let source = inputs.makeSource()
+        var config = inputs.config
+        config.soundLevelCalibration = calibration
         try await SleepCycleSdk.startDataSource(using: source, channelSeparationConfig: separation)
         let primary = try await SleepCycleSdk.startMultiChannelAnalysis(
-            channel: .primary, config: inputs.config, smartAlarmConfig: alarm)
+            channel: .primary, config: config, smartAlarmConfig: alarm)
         let secondary = try await SleepCycleSdk.startMultiChannelAnalysis(
-            channel: .secondary, config: SleepAnalysisConfig(useAudio: true))
+            channel: .secondary,
+            config: SleepAnalysisConfig(useAudio: true, soundLevelCalibration: calibration))
         if let signal = await interrupt.wait(for: source) { throw AnalysisInterruption(signal: signal) }
         let primaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: primary)
         let secondaryResult = try await SleepCycleSdk.stopAnalysis(sessionId: secondary)

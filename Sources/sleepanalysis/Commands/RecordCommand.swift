@@ -17,7 +17,7 @@ enum RecordCommand: Command {
     static let specification = ArgumentSpecification(
         options: [
             "device", "duration", "out", "format", "store", CommandLineLicence.option, "storage",
-            NightReportFile.option,
+            NightReportFile.option, CalibrationOffsetArgument.option,
         ],
         flags: ["list-devices", StoreDirectoryArgument.noStoreFlag],
         shortNames: ["d": "device", "o": "out", "f": "format", "s": "store"],
@@ -32,6 +32,8 @@ enum RecordCommand: Command {
               -o, --out FILE               also write the analysed audio (16 kHz mono) to FILE (.wav or .flac)
               -f, --format json|csv|text   output format of the final result (default text)
                   --report FILE.html       also write the night report (one self-contained HTML page)
+                  --calibration-offset DB  the microphone's calibration, dB SPL = dBFS + DB (as spl): sound levels
+                                           in dB(A) SPL; without it they are relative, uncalibrated
               -s, --store DIR              save the result in the session store at DIR (default
                                            $XDG_DATA_HOME/sleepanalysis, else ~/.local/share/sleepanalysis)
                   --no-store               do not save the result
@@ -45,6 +47,7 @@ enum RecordCommand: Command {
         if parsed.flag("list-devices") { return listDevices() }
         let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
         let duration = try parsed.option("duration").map(parseDuration)
+        let calibration = try CalibrationOffsetArgument.calibration(parsed)
         let store = try StoreDirectoryArgument.savingDirectory(parsed)
         // The report is written when the recording ends: its destination is checked before the night begins.
         if let path = parsed.option(NightReportFile.option) {
@@ -53,14 +56,15 @@ enum RecordCommand: Command {
         _ = try await CommandLineLicence.initialize(parsed)
         let source = LiveDataSource(device: parsed.option("device") ?? "default", maximumDuration: duration)
         let recorder = try parsed.option("out").map { try AudioRecorder(path: $0) }
-        let soundLevels = parsed.option(NightReportFile.option) == nil ? nil : SoundLevelCollector()
+        let soundLevels =
+            parsed.option(NightReportFile.option) == nil ? nil : SoundLevelCollector(calibration: calibration)
         let listeners: [any AudioEventListener & Sendable] = [
             recorder as (any AudioEventListener & Sendable)?, soundLevels,
         ].compactMap { $0 }
         let live = Task { await printLiveUpdates() }
         let interrupt = InterruptSignal()
         try await SleepCycleSdk.startAnalysis(
-            config: SleepAnalysisConfig(useAudio: true), using: source,
+            config: SleepAnalysisConfig(useAudio: true, soundLevelCalibration: calibration), using: source,
             eventListeners: listeners)
         FileHandle.standardError.write(Data("recording from \(parsed.option("device") ?? "default")…\n".utf8))
         await withTaskGroup(of: Void.self) { group in

@@ -30,14 +30,7 @@ enum SplCommand: Command {
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
         let format = try parsed.choice("format", from: ["json", "text"], default: "text")
-        var calibration = LevelCalibration.default
-        if let offset = try parsed.option("calibration-offset", as: Double.self) {
-            // Microphones read 94 dB SPL somewhere between about -80 and 0 dBFS: offsets far outside are typos.
-            guard (0...200).contains(offset) else {
-                throw CommandLineError.usage("--calibration-offset must be between 0 and 200 dB, not \(offset)")
-            }
-            calibration = LevelCalibration(offsetDb: offset)
-        }
+        let calibration = try CalibrationOffsetArgument.calibration(parsed) ?? .default
         let report = try SoundLevelAnalysis.analyze(
             file: URL(fileURLWithPath: parsed.positionals[0]), calibration: calibration)
         if format == "json" {

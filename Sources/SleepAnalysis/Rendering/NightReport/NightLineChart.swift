@@ -29,7 +29,11 @@ struct NightLineChart {
         let frame = NightChartFrame(result, width: width)
         let top = 12.0
         let bottom = 132.0
-        let floor = (low - max(1, (high - low) * 0.1)).rounded(.down)
+        // A measure that cannot go below zero (a rate, a level above the quietest minute) keeps its axis at zero.
+        let floor =
+            low >= 0
+            ? max(0, (low - max(1, (high - low) * 0.1)).rounded(.down))
+            : (low - max(1, (high - low) * 0.1)).rounded(.down)
         let ceiling = (high + max(1, (high - low) * 0.1)).rounded(.up)
         func y(_ value: Double) -> Double { bottom - (bottom - top) * (value - floor) / (ceiling - floor) }
         var svg = frame.openSVG(height: Int(bottom) + 40, label: axisTitle)

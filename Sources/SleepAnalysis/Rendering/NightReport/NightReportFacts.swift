@@ -44,7 +44,11 @@ package enum NightReportFacts {
             }
             facts.append(
                 NightReportFact(
-                    "Snoring", "\(duration(stats.snoreTime)) in \(stats.snoreSessions?.count ?? 0) session(s)"))
+                    "Snoring",
+                    stats.snoreSessions.map {
+                        "\(duration(stats.snoreTime)) in \(ReportText.count($0.count, "session"))"
+                    }
+                        ?? duration(stats.snoreTime)))
         } else {
             facts.append(NightReportFact("Sleep staging", notStagedReason))
         }
@@ -69,8 +73,8 @@ package enum NightReportFacts {
                 rates.isEmpty
                     ? "no periodic breathing detected"
                     : String(
-                        format: "median %.1f /min (%.1f–%.1f, %d measurements)", rates[rates.count / 2],
-                        rates.first ?? 0, rates.last ?? 0, rates.count)))
+                        format: "median %.1f /min (%.1f–%.1f, ", rates[rates.count / 2], rates.first ?? 0,
+                        rates.last ?? 0) + ReportText.count(rates.count, "measurement") + ")"))
         if let health = result.audioStatistics?.healthIntervals, !health.isEmpty {
             let problems = health.filter { $0.status != .healthy }
             let text =

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A night as a self-contained HTML page: the hypnogram with each epoch's stage probabilities, the events, snoring,
-/// breathing rate and sound level over the night, the statistics and score, audio health and warnings, and which
-/// inputs staged the night (and whether that mode is validated).
+/// A night as a self-contained HTML page: the night at a glance (score, total sleep, efficiency, time in bed, onset,
+/// the share of each stage), the hypnogram with the events under one time axis and each epoch's stage
+/// probabilities, then snoring, breathing rate and sound level when the night has them, the statistics, problems
+/// with the input, and which inputs staged the night (and whether that mode is validated).
 ///
 /// The page has its style sheet and pictures inline (SVG) and no scripts, fonts, images or links to fetch: it
 /// reads the same offline. Every text taken from the result is escaped. `sleepanalysis analyze --report FILE`
@@ -36,14 +37,18 @@ public enum NightReportHTML {
         }
     }
 
-    /// The HTML document of one or more nights (one per sleeper of a recording).
+    /// The HTML document of one or more nights (one per sleeper of a recording, or one per night of a split
+    /// recording).
+    ///
+    /// The page opens with each night at a glance (the score or why there is none, total sleep, efficiency, time in
+    /// bed, when sleep began, the share of each stage), then the hypnogram with the events under one time axis,
+    /// then a card for each thing the night had (snoring, breathing, sound level, …) and how it was measured. Every
+    /// chart has a legend and a table of its figures; the page reads at phone width and prints.
     ///
     /// - Parameter nights: The nights, in the order shown; the first names the page.
     /// - Returns: A complete HTML5 document.
     public static func render(_ nights: [Night]) -> String {
-        let heading = nights.first.map {
-            "Night of \(NightReportSections.dateText($0.result.startTime, $0.result.timeZone))"
-        }
+        let title = NightReportPage.title(nights)
         var html = """
             <!DOCTYPE html>
             <html lang="en">
@@ -51,22 +56,29 @@ public enum NightReportHTML {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-            <title>\(HTMLEscaping.escape(heading ?? "Night report")) – SleepAnalysis</title>
+            <title>\(HTMLEscaping.escape(title)) – SleepAnalysis</title>
             <style>
             \(NightReportStyle.css)
             </style>
             </head>
             <body>
             <main>
+            <h1>\(HTMLEscaping.escape(title))</h1>
 
             """
         for night in nights {
-            html +=
-                NightReportSections(night: night, idPrefix: nights.count > 1 ? idPrefix(night.title) : "")
-                .html
+            let several = nights.count > 1
+            let context = NightReportContext(
+                night: night, idPrefix: several ? idPrefix(night.title) : "", headingLevel: several ? 3 : 2)
+            let heading =
+                several
+                ? night.title ?? ReportText.longDate(NightReportPage.nightDate(night.result), night.result.timeZone)
+                : night.title
+            let body = NightReportPage.header(context, heading: heading) + NightReportCards.html(context)
+            html += several ? "<article class=\"night\">\n\(body)</article>\n" : body
         }
-        html += "<footer class=\"note\">Written by SleepAnalysis; everything on this page is in this file.</footer>\n"
-        return html + "</main>\n</body>\n</html>\n"
+        html += "</main>\n<footer class=\"note\">Written by SleepAnalysis; everything on this page is in this file."
+        return html + "</footer>\n</body>\n</html>\n"
     }
 
     /// `primary-`: a night's title as the start of its section ids (letters and digits kept, the rest `-`).

@@ -9,8 +9,18 @@ public final class SoundLevelCollector: AudioEventListener, Sendable {
     /// stopped.
     private let energies = Mutex<[Int: (sum: Double, count: Int)]>([:])
 
+    /// The calibration of the session's levels (`SleepAnalysisConfig.soundLevelCalibration`); nil when they are
+    /// relative.
+    public let calibration: LevelCalibration?
+
     /// Creates a collector with nothing measured.
-    public init() {}
+    ///
+    /// - Parameter calibration: The calibration of the session it listens to
+    ///   (`SleepAnalysisConfig.soundLevelCalibration`, which puts the levels listeners receive in dB SPL); nil when
+    ///   the session has none and the levels are relative.
+    public init(calibration: LevelCalibration? = nil) {
+        self.calibration = calibration
+    }
 
     /// Adds a batch's levels, the frames spread evenly over the batch's time.
     public func onAudioAnalysisBatchCompleted(
@@ -39,6 +49,6 @@ public final class SoundLevelCollector: AudioEventListener, Sendable {
                 return SoundLevelTimeline.Minute(
                     start: Date(timeIntervalSince1970: Double(minute) * 60),
                     leq: 10 * log10(sum.sum / Double(sum.count)), frameCount: sum.count)
-            })
+            }, calibration: calibration)
     }
 }

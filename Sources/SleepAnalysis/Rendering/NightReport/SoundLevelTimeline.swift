@@ -2,12 +2,16 @@ import Foundation
 
 /// A night's A-weighted sound level as one equivalent level (Leq, the energy mean of the analysis frames, as a
 /// sound level meter averages) per minute, from the levels the analysis measures (`SoundLevelCollector`).
+///
+/// Without a `calibration` the levels are relative: dBFS plus the default offset of `LevelCalibration`, a guess at
+/// the microphone, so a page compares the minutes with each other and never calls them sound pressure levels. With
+/// one (`SleepAnalysisConfig.soundLevelCalibration`) they are A-weighted sound pressure levels, dB(A) SPL.
 public struct SoundLevelTimeline: Sendable, Hashable {
     /// One minute's level.
     public struct Minute: Sendable, Hashable {
         /// The minute's start (a whole minute of the clock).
         public var start: Date
-        /// Its Leq, dB SPL (A-weighted).
+        /// Its Leq, dB (A-weighted; sound pressure level when the timeline has a calibration).
         public var leq: Double
         /// How many analysis frames it averages.
         public var frameCount: Int
@@ -27,12 +31,17 @@ public struct SoundLevelTimeline: Sendable, Hashable {
 
     /// The measured minutes, in time order (a minute without audio is absent).
     public var minutes: [Minute]
+    /// How the levels map to sound pressure, when the microphone was calibrated; nil: the levels are relative.
+    public var calibration: LevelCalibration?
 
     /// Creates a timeline.
     ///
-    /// - Parameter minutes: The measured minutes, in time order.
-    public init(minutes: [Minute]) {
+    /// - Parameters:
+    ///   - minutes: The measured minutes, in time order.
+    ///   - calibration: The microphone's calibration, which the levels are in; nil when they are relative.
+    public init(minutes: [Minute], calibration: LevelCalibration? = nil) {
         self.minutes = minutes
+        self.calibration = calibration
     }
 
     /// The Leq of every measured frame together, dB SPL; nil when nothing was measured.
