@@ -2,25 +2,18 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `analyze --report night.html` on the bundled demo night, loaded in a real headless browser (Debian's Chromium)
-/// with networking off: the page needs nothing from the network, every section is in the rendered document, and
-/// the screenshot shows the charts painted, in order, inside the page's column.
-final class NightReportBrowserTests: XCTestCase {
-    /// The screenshot's size: the report's column (1000 px) fits across, and the whole page fits down.
-    static let window = (width: 1024, height: 2600)
+@testable import SleepAnalysis
 
-    func test_the_demo_night_report_renders_offline_with_every_section_and_chart_in_place() throws {
-        let chromium = try Self.chromium()
+/// `analyze --report night.html` on the bundled demo night, loaded in a real headless browser (Debian's Chromium)
+/// with networking off, at a phone's width (390 px) and a desktop's (1280 px): the page needs nothing from the
+/// network, its blocks come in reading order (the night at a glance, then the hypnogram with its events, then the
+/// stage probabilities, breathing and sound level), and the three stage pictures (the share bar, the hypnogram and
+/// the probabilities) paint the very same stage colours.
+final class NightReportBrowserTests: XCTestCase {
+    func test_the_demo_night_report_renders_offline_with_its_blocks_in_order_at_phone_and_desktop_width() throws {
         let directory = try makeTemporaryDirectory(self)
-        let report = directory.appendingPathComponent("night.html")
-        let analysed = try runCommandLineTool(
-            [
-                "analyze", FixturePaths.fixtures.appendingPathComponent("night_short.ogg").path,
-                "--accelerometer", FixturePaths.fixtures.appendingPathComponent("night_short_accelerometer.csv").path,
-                "--start", "2026-12-01T23:00:00Z", "--no-store", "--quiet", "--storage",
-                directory.appendingPathComponent("state").path, "--report", report.path,
-            ], timeout: 120)
-        XCTAssertEqual(analysed.status, 0, analysed.standardError)
+        let chromium = try HeadlessChromium(directory: directory)
+        let report = try Self.demoReport(in: directory)
 
         let html = try String(contentsOf: report, encoding: .utf8)
         // Self-contained: the only URL is the SVG namespace; nothing to load, nothing to run.
@@ -30,92 +23,122 @@ final class NightReportBrowserTests: XCTestCase {
         for forbidden in ["<script", "<link", "<img", "<iframe", "src=", "url(", "@import", "@font-face"] {
             XCTAssertFalse(html.localizedCaseInsensitiveContains(forbidden), forbidden)
         }
+        XCTAssertTrue(html.contains("@media print"), "a print style sheet")
 
-        let dom = try Self.run(chromium, directory: directory, ["--dump-dom", report.absoluteString])
-        for section in [
-            "summary", "staging-basis", "hypnogram", "events", "snoring", "breathing", "sound-level", "statistics",
-            "score", "audio-health",
-        ] {
-            XCTAssertTrue(dom.contains("id=\"\(section)\""), "the rendered page has the \(section) section")
-        }
-        XCTAssertTrue(dom.contains("movement (validated on wrist actigraphy against polysomnography)"), dom)
+        let dom = try chromium.dom(report)
+        let order = ["headline", "hypnogram", "stage-probabilities", "snoring", "breathing", "sound-level", "about"]
+        let positions = try order.map { try XCTUnwrap(dom.range(of: "id=\"\($0)\"")?.lowerBound, $0) }
+        XCTAssertEqual(positions, positions.sorted(), "the rendered page's blocks in order: \(order)")
+        XCTAssertTrue(dom.contains("Staged from movement (validated on wrist actigraphy against polysomnography)"))
         XCTAssertTrue(
             dom.contains("No score: the recording is short (a score needs 3 hours in bed)."),
             "a 30-minute recording is not scored, and the page says why")
-        XCTAssertEqual(dom.components(separatedBy: "<svg").count - 1, 5, "hypnogram, probabilities, events, two lines")
 
-        let screenshot = directory.appendingPathComponent("night.png")
-        _ = try Self.run(
-            chromium, directory: directory,
+        for width in [390, 1280] {
+            let image = try chromium.screenshot(report, width: width, height: 2600)
+            XCTAssertEqual(image.width, width)
+            try checkLayout(image, width: width)
+        }
+    }
+
+    /// Reads the screenshot from the top: the first band of stage colours is the share bar (short, across the
+    /// column), the second the hypnogram, the third the probability columns; each of the three is painted in the
+    /// palette's exact colours (no second, paler palette), the hypnogram's stages all reappear in the
+    /// probabilities, and the breathing and sound-level lines come below them in that order.
+    private func checkLayout(_ image: PNGImage, width: Int) throws {
+        let stageColours = Dictionary(
+            uniqueKeysWithValues: SleepStage.allCases.map { ($0, PNGImage.Colour(hex: StageColours.colour($0))) })
+        // A row belongs to a stage picture when it has a run of 20 pixels in one stage colour (legend swatches,
+        // 12 pixels, do not count).
+        var rows: [(y: Int, stages: Set<SleepStage>)] = []
+        for y in 0..<image.height {
+            let stages = Set(stageColours.filter { image.longestRun(in: y, of: $0.value) >= 20 }.keys)
+            if !stages.isEmpty { rows.append((y, stages)) }
+        }
+        var bands: [(top: Int, bottom: Int, stages: Set<SleepStage>)] = []
+        for row in rows {
+            if let last = bands.last, row.y - last.bottom <= 60 {
+                bands[bands.count - 1] = (last.top, row.y, last.stages.union(row.stages))
+            } else {
+                bands.append((row.y, row.y, row.stages))
+            }
+        }
+        XCTAssertEqual(bands.count, 3, "share bar, hypnogram, probabilities at \(width) px: \(bands)")
+        guard bands.count == 3 else { return }
+        let (bar, hypnogram, probabilities) = (bands[0], bands[1], bands[2])
+        XCTAssertLessThanOrEqual(bar.bottom - bar.top, 30, "the share bar is one thin bar: \(bar)")
+        XCTAssertLessThan(bar.top, 500, "the night at a glance is at the top at \(width) px: \(bar)")
+        XCTAssertGreaterThan(hypnogram.bottom - hypnogram.top, 40, "\(hypnogram)")
+        XCTAssertGreaterThan(probabilities.bottom - probabilities.top, 40, "\(probabilities)")
+        XCTAssertEqual(bar.stages, [.awake, .light], "the demo night is awake and light: \(bar)")
+        XCTAssertEqual(hypnogram.stages, bar.stages, "the hypnogram paints the bar's colours")
+        XCTAssertTrue(hypnogram.stages.isSubset(of: probabilities.stages), "the probabilities paint the same colours")
+        let barSpan = image.horizontalSpan(in: bar.top + 10, of: stageColours[.awake]!, stageColours[.light]!)
+        XCTAssertGreaterThan(barSpan, min(width, 1000) * 3 / 4, "the bar spans the column at \(width) px")
+        for band in [hypnogram, probabilities] {
+            let share = image.paletteShare(top: band.top, bottom: band.bottom, palette: Array(stageColours.values))
+            XCTAssertGreaterThan(share, 0.8, "the coloured pixels of \(band) are the palette's, at \(width) px")
+        }
+
+        let lines = image.boundingBoxes(of: [
+            "breathing": PNGImage.Colour(hex: StageColours.breathing),
+            "sound level": PNGImage.Colour(hex: StageColours.soundLevel),
+        ])
+        let breathing = try XCTUnwrap(lines["breathing"], "the breathing line is painted at \(width) px")
+        let sound = try XCTUnwrap(lines["sound level"], "the sound-level line is painted at \(width) px")
+        XCTAssertGreaterThan(breathing.top, probabilities.bottom, "breathing below the stages at \(width) px")
+        XCTAssertGreaterThan(sound.top, breathing.bottom, "sound level below breathing at \(width) px")
+    }
+
+    /// `analyze --report` of the demo night into `directory`.
+    static func demoReport(in directory: URL, extra: [String] = []) throws -> URL {
+        let report = directory.appendingPathComponent("night-\(UUID().uuidString).html")
+        let analysed = try runCommandLineTool(
             [
-                "--hide-scrollbars", "--window-size=\(Self.window.width),\(Self.window.height)",
-                "--screenshot=\(screenshot.path)", report.absoluteString,
-            ])
-        let image = try PNGImage(Data(contentsOf: screenshot))
-        XCTAssertEqual(image.width, Self.window.width)
-        XCTAssertEqual(image.height, Self.window.height)
-        try checkLayout(image)
+                "analyze", FixturePaths.fixtures.appendingPathComponent("night_short.ogg").path,
+                "--accelerometer", FixturePaths.fixtures.appendingPathComponent("night_short_accelerometer.csv").path,
+                "--start", "2026-12-01T23:00:00Z", "--no-store", "--quiet", "--storage",
+                directory.appendingPathComponent("state").path, "--report", report.path,
+            ] + extra, timeout: 120)
+        XCTAssertEqual(analysed.status, 0, analysed.standardError)
+        return report
+    }
+}
+
+extension PNGImage {
+    /// The longest run of pixels within `tolerance` of `colour` in row `y`.
+    func longestRun(in y: Int, of colour: Colour, tolerance: Int = 2) -> Int {
+        var longest = 0
+        var run = 0
+        for x in 0..<width {
+            run = self[x, y].distance(to: colour) <= tolerance ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
     }
 
-    /// Each chart paints its own colour: the hypnogram's pale stage bands, the probability columns, the events'
-    /// movement marks, the breathing line, the sound-level line. They appear top to bottom in that order, each
-    /// inside the page's centred 1000-pixel column.
-    private func checkLayout(_ image: PNGImage) throws {
-        let colours: [(name: String, colour: PNGImage.Colour)] = [
-            ("hypnogram: awake band", PNGImage.Colour(hex: "#e4572e").over(white: 0.35)),
-            ("probabilities: light column", PNGImage.Colour(hex: "#4ea5d9")),
-            ("events: movement mark", PNGImage.Colour(hex: "#5b8c5a")),
-            ("breathing line", PNGImage.Colour(hex: "#2a7ab0")),
-            ("sound level line", PNGImage.Colour(hex: "#6e5494")),
-        ]
-        let boxes = image.boundingBoxes(of: Dictionary(uniqueKeysWithValues: colours.map { ($0.name, $0.colour) }))
-        let column = (Self.window.width - 1000) / 2...(Self.window.width + 1000) / 2
-        var previousBottom = 0
-        for (name, _) in colours {
-            let box = try XCTUnwrap(boxes[name], "\(name) is painted")
-            XCTAssertGreaterThan(box.top, previousBottom, "\(name) is below the chart before it: \(boxes)")
-            XCTAssertTrue(column.contains(box.left) && column.contains(box.right), "\(name) is in the column: \(box)")
-            XCTAssertGreaterThan(box.right - box.left, 200, "\(name) spans the night: \(box)")
-            previousBottom = box.bottom
-        }
+    /// From the first to the last pixel of row `y` in any of `colours`.
+    func horizontalSpan(in y: Int, of colours: Colour...) -> Int {
+        let xs = (0..<width).filter { x in colours.contains { self[x, y].distance(to: $0) <= 2 } }
+        guard let first = xs.first, let last = xs.last else { return 0 }
+        return last - first + 1
     }
 
-    /// Debian's `chromium`, or a skip saying how to get it.
-    private static func chromium() throws -> URL {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
-        for folder in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("chromium")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    /// Of the chromatic pixels (channels more than 40 apart) in rows `top...bottom`, the share within 2 of a
+    /// colour of `palette`; edges blended with their neighbours make the rest.
+    func paletteShare(top: Int, bottom: Int, palette: [Colour]) -> Double {
+        var chromatic = 0
+        var inPalette = 0
+        for y in top...bottom {
+            for x in 0..<width {
+                let pixel = self[x, y]
+                guard max(pixel.red, pixel.green, pixel.blue) - min(pixel.red, pixel.green, pixel.blue) > 40 else {
+                    continue
+                }
+                chromatic += 1
+                if palette.contains(where: { pixel.distance(to: $0) <= 2 }) { inPalette += 1 }
+            }
         }
-        throw XCTSkip("needs Debian's chromium to render the HTML report (Tools/install-dependencies.sh installs it)")
-    }
-
-    /// Runs headless Chromium with networking off (every host unresolvable, every connection sent to a closed
-    /// port) and its own profile, and returns its standard output.
-    private static func run(_ chromium: URL, directory: URL, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = chromium
-        process.arguments =
-            [
-                "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--proxy-server=127.0.0.1:9",
-                "--host-resolver-rules=MAP * ~NOTFOUND",
-                "--user-data-dir=\(directory.appendingPathComponent("chromium-profile").path)",
-            ] + arguments
-        let output = directory.appendingPathComponent("chromium-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            process.terminate()
-            XCTFail("chromium \(arguments.joined(separator: " ")) did not finish in 60 s")
-        }
-        process.waitUntilExit()
-        try handle.close()
-        XCTAssertEqual(process.terminationStatus, 0, "chromium \(arguments.joined(separator: " "))")
-        return try String(contentsOf: output, encoding: .utf8)
+        return chromatic == 0 ? 0 : Double(inPalette) / Double(chromatic)
     }
 }

@@ -39,7 +39,10 @@ final class NightReportHTMLTests: XCTestCase {
             sessionId: id, startTime: start, endTime: end, timeZone: TimeZone(identifier: "Europe/Stockholm") ?? .gmt,
             events: [snore], breathingRates: rates, sleepStageIntervals: staged ? intervals : [],
             sleepStagePredictions: staged ? predictions : [],
-            statistics: staged ? SleepStatistics(totalSleepDuration: 2400, timeInBed: 3600) : nil,
+            statistics: staged
+                ? SleepStatistics(
+                    totalSleepDuration: 2400, sleepOnsetLatency: 1200, sleepEfficiency: 2400.0 / 3600,
+                    sleepStageDurations: [.awake: 1200, .light: 2400, .deep: 0, .rem: 0], timeInBed: 3600) : nil,
             warnings: warning.map { [AnalysisWarning(kind: .lowSampleRate, message: $0)] } ?? [],
             stagingBasis: basis.map { StagingBasis(mode: $0) })
     }
@@ -52,8 +55,10 @@ final class NightReportHTMLTests: XCTestCase {
         XCTAssertFalse(html.contains("<script"), html)
         XCTAssertTrue(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;more&quot;"), html)
         XCTAssertTrue(html.contains("No score: the recording was not staged."), html)
-        XCTAssertFalse(html.contains("/ 100</p>"), "no number is shown for an unstaged night")
-        XCTAssertTrue(html.contains("<section id=\"sound-level\">\n<h2>Sound level</h2>\n<p>Not measured"), html)
+        XCTAssertFalse(html.contains("<span class=\"score-number\">"), "no number is shown for an unstaged night")
+        XCTAssertFalse(html.contains("id=\"sound-level\""), "no card for a level that was not measured: \(html)")
+        XCTAssertFalse(html.contains("id=\"stage-probabilities\""), "no probabilities for an unstaged night")
+        XCTAssertTrue(html.contains("<section id=\"audio-health\" class=\"notice\""), "the warning has its card")
     }
 
     func test_a_sound_only_night_is_flagged_as_not_validated_and_a_staged_one_is_scored() {
@@ -61,36 +66,121 @@ final class NightReportHTMLTests: XCTestCase {
         let html = NightReportHTML.render([
             NightReportHTML.Night(result: result, score: SleepScoring.compute(result: result))
         ])
+        XCTAssertTrue(html.contains("<section id=\"about\" class=\"method notice\""), html)
         XCTAssertTrue(
             html.contains(
-                "<section id=\"staging-basis\" class=\"notice\">\n<h2>Staged from</h2>\n"
-                    + "<p>sound only (not validated against polysomnography)</p>"), html)
-        XCTAssertTrue(html.contains("/ 100</p>"), html)
-        XCTAssertTrue(html.contains("Night of 2026-12-02"), "the date is the session's own zone's: \(html)")
+                "Staged from sound only (not validated against polysomnography). Stages from these inputs are "
+                    + "plausible, not measured: an estimate."), html)
+        XCTAssertTrue(html.contains("<span class=\"score-number\">"), html)
+        // 23:00 UTC is midnight in Stockholm: the night of Tuesday, written out, with its zone and offset.
+        XCTAssertTrue(html.contains("<h1>Night of Tuesday 1 December 2026</h1>"), html)
+        XCTAssertTrue(html.contains("In bed 00:00 – 01:00, 1 h 00 min; times in Europe/Stockholm (UTC+1)"), html)
+        XCTAssertFalse(html.contains(result.sessionId.uuidString), "no session id for people")
+        XCTAssertFalse(html.contains(result.sessionId.uuidString.lowercased()), "no session id for people")
     }
 
-    func test_two_nights_on_one_page_keep_their_section_ids_apart_and_every_chart_is_well_formed_svg() throws {
+    func test_the_headline_comes_first_then_the_night_over_time_and_only_the_cards_the_night_has() throws {
+        let staged = night(staged: true, basis: .activity)
+        let html = NightReportHTML.render([
+            NightReportHTML.Night(result: staged, score: SleepScoring.compute(result: staged))
+        ])
+        let order = ["headline", "hypnogram", "stage-probabilities", "snoring", "breathing", "statistics", "about"]
+        let positions = try order.map { id in try XCTUnwrap(html.range(of: "<section id=\"\(id)\"")?.lowerBound, id) }
+        XCTAssertEqual(positions, positions.sorted(), "cards in reading order: \(order)")
+        let glance = try XCTUnwrap(html.components(separatedBy: "<section id=\"headline\"").last)
+            .components(separatedBy: "</section>")[0]
+        for figure in [
+            "Total sleep", "Efficiency", "Time in bed", "Fell asleep", "<span class=\"score-number\">", "stage-bar",
+        ] {
+            XCTAssertTrue(glance.contains(figure), "the headline has \(figure): \(glance)")
+        }
+        XCTAssertTrue(glance.contains("<dd>40 min</dd>"), "total sleep: \(glance)")
+        XCTAssertTrue(glance.contains("Light <span class=\"legend-value\">40 min, 67 %</span>"), glance)
+        XCTAssertTrue(html.contains("<p>1 snoring event.</p>"), "one event, singular: \(html)")
+        XCTAssertFalse(html.contains("(s)"), "no '(s)' plurals")
+        XCTAssertFalse(html.contains("id=\"smart-alarm\""), "no alarm was set")
+        XCTAssertFalse(html.contains("id=\"audio-health\""), "a clean night has no problems card")
+
+        var quiet = staged
+        quiet.events = []
+        quiet.breathingRates = []
+        quiet.statistics?.snoreSessions = []
+        let quietHtml = NightReportHTML.render([NightReportHTML.Night(result: quiet, score: nil)])
+        for absent in ["snoring", "breathing", "sound-level"] {
+            XCTAssertFalse(quietHtml.contains("id=\"\(absent)\""), "no \(absent) card for a night without it")
+        }
+        XCTAssertFalse(quietHtml.contains("0 snoring"), quietHtml)
+        XCTAssertTrue(quietHtml.contains("<h2 id=\"hypnogram-title\">Sleep stages</h2>"), "no events in the title")
+    }
+
+    func test_every_chart_has_a_table_of_its_figures_and_the_stage_charts_one_legend() throws {
         let result = night(staged: true, basis: .activity)
-        let collector = SoundLevelCollector()
+        let html = NightReportHTML.render([
+            NightReportHTML.Night(
+                result: result, score: SleepScoring.compute(result: result), soundLevel: levels(calibration: nil))
+        ])
+        let sections = html.components(separatedBy: "<section ").dropFirst()
+        var charts = 0
+        for section in sections where section.contains("role=\"img\"") {
+            charts += section.components(separatedBy: "role=\"img\"").count - 1
+            XCTAssertTrue(section.contains("<table>"), "a chart with its table: \(section.prefix(200))")
+            XCTAssertTrue(section.contains("<th scope=\"col\">"), "columns with headers")
+        }
+        XCTAssertEqual(charts, 5, "stage bar, hypnogram with events, probabilities, breathing, sound level")
+        let legend = StageColours.legendHTML()
+        XCTAssertEqual(html.components(separatedBy: legend).count - 1, 2, "the hypnogram's and probabilities' legend")
+        for stage in SleepStage.allCases {
+            XCTAssertTrue(legend.contains("fill=\"\(StageColours.colour(stage))\""), "\(stage) in the legend")
+        }
+    }
+
+    func test_the_sound_level_is_relative_and_uncalibrated_unless_a_calibration_is_given() throws {
+        let result = night(staged: true, basis: .activity)
+        func page(_ calibration: LevelCalibration?) -> String {
+            NightReportHTML.render([
+                NightReportHTML.Night(result: result, score: nil, soundLevel: levels(calibration: calibration))
+            ])
+        }
+        let relative = page(nil)
+        XCTAssertTrue(relative.contains("Sound level (relative, uncalibrated)"), relative)
+        XCTAssertTrue(relative.contains("Relative level, uncalibrated: the loudest minute was 6.5 dB above"), relative)
+        XCTAssertFalse(relative.contains("dB(A) SPL"), "an uncalibrated level is not a sound pressure level")
+        XCTAssertFalse(relative.contains("LAeq"), relative)
+        let calibrated = page(LevelCalibration(offsetDb: 100))
+        XCTAssertTrue(calibrated.contains("LAeq 43.5 dB(A) SPL over 60 measured minutes"), calibrated)
+        XCTAssertTrue(calibrated.contains("dB SPL = dBFS + 100.0 dB"), calibrated)
+        XCTAssertFalse(calibrated.contains("uncalibrated"), calibrated)
+    }
+
+    /// An hour of levels from 23:00: two frames a minute, 40 dB and 40 to 49 dB.
+    private func levels(calibration: LevelCalibration?) -> SoundLevelTimeline {
+        let collector = SoundLevelCollector(calibration: calibration)
         for minute in 0..<60 {
             collector.onAudioAnalysisBatchCompleted(
-                sessionId: result.sessionId, audioSamples: [], audioSampleRate: 16_000,
+                sessionId: UUID(), audioSamples: [], audioSampleRate: 16_000,
                 audioStartTime: start.addingTimeInterval(Double(minute) * 60),
                 audioEndTime: start.addingTimeInterval(Double(minute + 1) * 60), audioProbability: [:],
                 eventsStarted: [], eventsEnded: [], dbSpl: [40, Float(40 + minute % 10)])
         }
+        return collector.timeline
+    }
+
+    func test_two_nights_on_one_page_keep_their_section_ids_apart_and_every_chart_is_well_formed_svg() throws {
+        let result = night(staged: true, basis: .activity)
         let nights = ["primary", "secondary"].map {
             NightReportHTML.Night(
-                result: result, score: SleepScoring.compute(result: result), soundLevel: collector.timeline, title: $0)
+                result: result, score: SleepScoring.compute(result: result), soundLevel: levels(calibration: nil),
+                title: $0)
         }
         let html = NightReportHTML.render(nights)
         let ids = html.components(separatedBy: " id=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
         XCTAssertEqual(Set(ids).count, ids.count, "ids are unique: \(ids)")
         XCTAssertTrue(ids.contains("primary-hypnogram") && ids.contains("secondary-sound-level"), "\(ids)")
-        let charts = html.components(separatedBy: "<svg").dropFirst().map {
-            "<svg" + $0.components(separatedBy: "</svg>")[0] + "</svg>"
+        XCTAssertTrue(html.contains("<h2>primary</h2>") && html.contains("<h3 id=\"primary-headline-title\">"), html)
+        let charts = html.components(separatedBy: "<svg xmlns").dropFirst().map {
+            "<svg xmlns" + $0.components(separatedBy: "</svg>")[0] + "</svg>"
         }
-        XCTAssertEqual(charts.count, 10, "hypnogram, probabilities, events, breathing and sound level, twice")
+        XCTAssertEqual(charts.count, 10, "stage bar, hypnogram, probabilities, breathing and sound level, twice")
         for chart in charts {
             let parser = XMLParser(data: Data(chart.utf8))
             XCTAssertTrue(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? ""): \(chart.prefix(300))")

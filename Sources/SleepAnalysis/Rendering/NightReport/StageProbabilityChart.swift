@@ -29,7 +29,8 @@ enum StageProbabilityChart {
                 guard columnHeight > 0.05 else { continue }
                 base -= columnHeight
                 svg += "<rect x=\"\(f(x0))\" y=\"\(f(base))\" width=\"\(f(columnWidth))\" "
-                svg += "height=\"\(f(columnHeight))\" fill=\"\(StageColours.colour(stage))\"/>\n"
+                svg +=
+                    "height=\"\(f(columnHeight))\" shape-rendering=\"crispEdges\" fill=\"\(StageColours.colour(stage))\"/>\n"
             }
         }
         for (fraction, label) in [(0.0, "0"), (0.5, "0.5"), (1.0, "1")] {

@@ -43,7 +43,7 @@ struct StageShareBar {
         for stage in StageColours.order where share(stage) > 0 {
             let segment = width * share(stage)
             svg += "<rect x=\"\(NightChartFrame.format(x))\" y=\"0\" width=\"\(NightChartFrame.format(segment))\" "
-            svg += "height=\"\(Int(height))\" fill=\"\(StageColours.colour(stage))\"/>\n"
+            svg += "height=\"\(Int(height))\" shape-rendering=\"crispEdges\" fill=\"\(StageColours.colour(stage))\"/>\n"
             x += segment
         }
         svg += "</svg>\n"
