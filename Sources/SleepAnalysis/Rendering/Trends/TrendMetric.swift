@@ -38,6 +38,7 @@ struct TrendMetric {
             TrendMetric(
                 id: "breathing", title: "Breathing rate", figure: \.meanBreathingRate,
                 format: { String(format: "%.1f breaths per minute", $0) },
+                axis: { String(format: "%.1f /min", $0) },
                 difference: {
                     moreOrLess(String(format: "%.1f breaths per minute", abs($0)), $0, more: "faster", less: "slower")
                 }),
