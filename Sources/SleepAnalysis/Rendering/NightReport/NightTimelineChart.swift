@@ -63,8 +63,8 @@ enum NightTimelineChart {
             let level = y(interval.stage)
             path += (path.isEmpty ? "M" : " L") + "\(f(x0)),\(f(level)) L\(f(x1)),\(f(level))"
             svg += "<rect class=\"stage\" x=\"\(f(x0))\" y=\"\(f(level - stageRowHeight * 0.4))\" "
-            svg += "width=\"\(f(max(0.5, x1 - x0)))\" height=\"\(f(stageRowHeight * 0.8))\" shape-rendering=\"crispEdges\" "
-            svg += "fill=\"\(StageColours.colour(interval.stage))\"/>\n"
+            svg += "width=\"\(f(max(0.5, x1 - x0)))\" height=\"\(f(stageRowHeight * 0.8))\" "
+            svg += "shape-rendering=\"crispEdges\" fill=\"\(StageColours.colour(interval.stage))\"/>\n"
         }
         return svg + "<path d=\"\(path)\" fill=\"none\" stroke=\"#1f2328\" stroke-width=\"1.5\"/>\n"
     }
