@@ -5,8 +5,8 @@ import XCTest
 @testable import SleepAnalysis
 
 /// The pages for people pass axe-core (the accessibility engine, `Tools/a11y/fetch-axe.sh`) in headless Chromium
-/// with no serious or critical violation: the demo night's report from `analyze --report`, and the trends page of
-/// `report` over 14 stored nights. The page under test is the tool's file with only its Content-Security-Policy
+/// with no serious or critical violation, at a phone's width (390 px) and a desktop's (1280 px): the demo night's
+/// report from `analyze --report`, and the trends page of `report` over 14 stored nights. The page under test is the tool's file with only its Content-Security-Policy
 /// (which forbids every script) taken out and axe added; a page with known faults shows the check finds them.
 final class ReportAccessibilityTests: XCTestCase {
     /// A violation as axe reports it.
@@ -32,10 +32,13 @@ final class ReportAccessibilityTests: XCTestCase {
         let night = try NightReportBrowserTests.demoReport(in: directory)
         let trends = try Self.trendsPage(in: directory)
         for page in [night, trends] {
-            let outcome = try Self.check(page, axe: axe, chromium: chromium, directory: directory)
-            XCTAssertTrue(outcome.version.hasPrefix("4."), outcome.version)
-            let serious = outcome.violations.filter { ["serious", "critical"].contains($0.impact ?? "") }
-            XCTAssertEqual(serious.map(\.description), [], "\(page.lastPathComponent): \(outcome.violations)")
+            for width in [390, 1280] {
+                let outcome = try Self.check(page, axe: axe, chromium: chromium, directory: directory, width: width)
+                XCTAssertTrue(outcome.version.hasPrefix("4."), outcome.version)
+                let serious = outcome.violations.filter { ["serious", "critical"].contains($0.impact ?? "") }
+                XCTAssertEqual(
+                    serious.map(\.description), [], "\(page.lastPathComponent) at \(width) px: \(outcome.violations)")
+            }
         }
     }
 
@@ -60,7 +63,9 @@ final class ReportAccessibilityTests: XCTestCase {
     }
 
     /// Runs axe on a copy of `page` and returns what it found.
-    static func check(_ page: URL, axe: URL, chromium: HeadlessChromium, directory: URL) throws -> Outcome {
+    static func check(
+        _ page: URL, axe: URL, chromium: HeadlessChromium, directory: URL, width: Int = 1280
+    ) throws -> Outcome {
         var html = try String(contentsOf: page, encoding: .utf8)
         if let policy = html.range(
             of: #"<meta http-equiv="Content-Security-Policy"[^>]*>"#, options: .regularExpression)
@@ -89,7 +94,7 @@ final class ReportAccessibilityTests: XCTestCase {
         try Data(html.utf8).write(to: harness)
         let copy = directory.appendingPathComponent("axe.min.js")
         if !FileManager.default.fileExists(atPath: copy.path) { try FileManager.default.copyItem(at: axe, to: copy) }
-        let dom = try chromium.dom(harness, virtualTime: 60_000)
+        let dom = try chromium.dom(harness, width: width, virtualTime: 60_000)
         guard let start = dom.range(of: "<pre id=\"axe-outcome\">"),
             let stop = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
         else {

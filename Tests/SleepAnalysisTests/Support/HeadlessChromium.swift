@@ -23,10 +23,12 @@ struct HeadlessChromium {
         self.directory = directory
     }
 
-    /// The page's DOM after it loaded (and after `virtualTime` milliseconds of its timers, for a page that runs
-    /// scripts).
-    func dom(_ page: URL, virtualTime: Int? = nil) throws -> String {
-        try run(["--dump-dom"] + (virtualTime.map { ["--virtual-time-budget=\($0)"] } ?? []) + [page.absoluteString])
+    /// The page's DOM after it loaded in a window `width` pixels wide (and after `virtualTime` milliseconds of its
+    /// timers, for a page that runs scripts).
+    func dom(_ page: URL, width: Int = 1280, virtualTime: Int? = nil) throws -> String {
+        try run(
+            ["--dump-dom", "--window-size=\(width),900"] + (virtualTime.map { ["--virtual-time-budget=\($0)"] } ?? [])
+                + [page.absoluteString])
     }
 
     /// A screenshot of `page` in a window `width` × `height` pixels, decoded.

@@ -14,8 +14,8 @@ enum NightReportStyle {
         section { background: #ffffff; border: 1px solid #d8dee4; border-radius: 8px; padding: 12px 16px;
           margin: 0 0 12px; }
         figure { margin: 8px 0; }
-        .chart { overflow-x: auto; }
-        .chart > svg { display: block; width: 100%; min-width: 600px; height: auto; }
+        .chart-scroll, .table-scroll { overflow-x: auto; }
+        .chart-scroll > svg { display: block; width: 100%; min-width: 600px; height: auto; }
         .bar svg.stage-bar { display: block; width: 100%; height: 28px; border-radius: 4px; }
         .note { color: #4b535c; margin: 4px 0 0; }
         .notice { border-left: 6px solid #9a6700; }
@@ -54,8 +54,8 @@ enum NightReportStyle {
           body { background: #ffffff; font-size: 11pt; }
           main { max-width: none; padding: 0; }
           section { border: 0; border-top: 1px solid #8c959f; border-radius: 0; padding: 8px 0; break-inside: avoid; }
-          .chart { overflow: visible; }
-          .chart > svg { min-width: 0; }
+          .chart-scroll, .table-scroll { overflow: visible; }
+          .chart-scroll > svg { min-width: 0; }
           details.data { display: none; }
         }
         """

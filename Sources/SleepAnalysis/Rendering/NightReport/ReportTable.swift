@@ -12,7 +12,9 @@ enum ReportTable {
     static func html(
         caption: String, columns: [String], rows: [[String]], rowHeaders: Bool = true, collapsed: Bool = true
     ) -> String {
-        var table = "<table>\n<caption>\(HTMLEscaping.escape(caption))</caption>\n<thead><tr>"
+        var table =
+            "<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"\(HTMLEscaping.escape(caption))\">\n"
+        table += "<table>\n<caption>\(HTMLEscaping.escape(caption))</caption>\n<thead><tr>"
         table +=
             columns.map { "<th scope=\"col\">\(HTMLEscaping.escape($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
         for row in rows {
@@ -24,7 +26,7 @@ enum ReportTable {
             }
             table += "</tr>\n"
         }
-        table += "</tbody>\n</table>\n"
+        table += "</tbody>\n</table>\n</div>\n"
         guard collapsed else { return table }
         return
             "<details class=\"data\">\n<summary>Table: \(HTMLEscaping.escape(caption))</summary>\n\(table)</details>\n"

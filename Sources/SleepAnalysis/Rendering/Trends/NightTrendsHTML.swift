@@ -57,9 +57,10 @@ public enum NightTrendsHTML {
             let rows = trends.nights.compactMap { night in
                 night[keyPath: metric.figure].map { [date(night), metric.format($0)] }
             }
-            var body = "<figure class=\"chart\">\n\(chart)<figcaption><ul class=\"legend\">"
-            body += "<li>\(StageColours.swatch(TrendChart.colour))a night (the last one ringed)</li>"
-            body += "<li>dashed line: the average</li></ul></figcaption>\n</figure>\n"
+            var body = ReportFigure.html(
+                chart, name: metric.title.lowercased(),
+                caption: "<ul class=\"legend\"><li>\(StageColours.swatch(TrendChart.colour))a night (the last one "
+                    + "ringed)</li><li>dashed line: the average</li></ul>")
             body += ReportTable.html(
                 caption: metric.title.lowercased() + " by night", columns: ["Night", metric.title], rows: rows)
             html += section(metric.id, metric.title, body)

@@ -16,7 +16,7 @@ extension NightReportCards {
         let chart = NightLineChart(axisTitle: "breaths per minute", colour: StageColours.breathing)
             .render(points, over: result)
         var body = "<p>\(HTMLEscaping.escape(text))</p>\n"
-        if let chart { body += "<figure class=\"chart\">\n\(chart)</figure>\n" }
+        if let chart { body += ReportFigure.html(chart, name: "breathing rate") }
         body += ReportTable.html(
             caption: "breathing rate", columns: ["Time", "Median (breaths per minute)", "Measurements"],
             rows: stretches(of: points, over: result, context: context).map {

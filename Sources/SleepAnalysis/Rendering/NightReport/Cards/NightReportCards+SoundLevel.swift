@@ -46,7 +46,7 @@ extension NightReportCards {
         if let chart = NightLineChart(axisTitle: axisTitle, colour: StageColours.soundLevel).render(
             points, over: result)
         {
-            body += "<figure class=\"chart\">\n\(chart)</figure>\n"
+            body += ReportFigure.html(chart, name: "sound level")
         }
         body += ReportTable.html(
             caption: "sound level", columns: ["Time", "Leq (\(unit))", "Measured minutes"],

@@ -27,7 +27,7 @@ extension NightReportCards {
         let body =
             "<p class=\"note\">Each column is one 30-second epoch: how likely each stage was (deep at the bottom). "
             + "Mixed colours mark a stretch the staging was unsure of.</p>\n"
-            + "<figure class=\"chart\">\n\(chart)<figcaption>\(StageColours.legendHTML())</figcaption>\n</figure>\n"
+            + ReportFigure.html(chart, name: "stage probability", caption: StageColours.legendHTML())
             + ReportTable.html(
                 caption: "mean stage probabilities", columns: ["Time"] + StageColours.order.map(StageColours.name),
                 rows: rows)

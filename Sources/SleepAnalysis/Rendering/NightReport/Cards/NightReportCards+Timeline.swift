@@ -11,18 +11,18 @@ extension NightReportCards {
         if !result.events.isEmpty {
             body += "<p>\(HTMLEscaping.escape(eventSummary(result)))</p>\n"
         }
-        body += "<figure class=\"chart\">\n\(chart)<figcaption>"
+        var caption = ""
         if !intervals.isEmpty {
-            body += StageColours.legendHTML()
+            caption += StageColours.legendHTML()
             if result.sleepStageIntervals.isEmpty {
-                body += "<p class=\"note\">Stages as the night went (real time): it was not staged as a whole.</p>"
+                caption += "<p class=\"note\">Stages as the night went (real time): it was not staged as a whole.</p>"
             }
         }
         if !result.events.isEmpty {
-            body += "<p class=\"note\">\(StageColours.swatch(StageColours.event)) each detected event, in the lane "
-            body += "of its kind.</p>"
+            caption += "<p class=\"note\">\(StageColours.swatch(StageColours.event)) each detected event, in the lane "
+            caption += "of its kind.</p>"
         }
-        body += "</figcaption>\n</figure>\n"
+        body += ReportFigure.html(chart, name: "hypnogram and events", caption: caption)
         if !intervals.isEmpty {
             body += ReportTable.html(
                 caption: "sleep stages", columns: ["From", "To", "Stage", "Duration"],
