@@ -92,15 +92,17 @@ public enum NightTrendsHTML {
     }
 
     private static func averages(_ trends: NightTrends) -> String {
-        var items: [(String, String)] = TrendMetric.all.compactMap { metric in
-            trends.average(metric.figure).map { (metric.title, metric.format($0)) }
+        var items: [(String, String, String?)] = TrendMetric.all.compactMap { metric in
+            trends.average(metric.figure).map { (metric.title, metric.format($0), nil) }
         }
         if let regularity = trends.midpointRegularity {
-            items.append(("Midpoint regularity", "± \(ReportText.duration(regularity * 60)) (standard deviation)"))
+            items.append(("Midpoint regularity", "± \(ReportText.duration(regularity * 60))", "standard deviation"))
         }
         return "<dl class=\"figures\">\n"
-            + items.map { "<div><dt>\(HTMLEscaping.escape($0.0))</dt><dd>\(HTMLEscaping.escape($0.1))</dd></div>\n" }
-            .joined() + "</dl>\n"
+            + items.map { label, value, note in
+                "<div><dt>\(HTMLEscaping.escape(label))</dt><dd>\(HTMLEscaping.escape(value))"
+                    + (note.map { "<small>\(HTMLEscaping.escape($0))</small>" } ?? "") + "</dd></div>\n"
+            }.joined() + "</dl>\n"
     }
 
     private static func nightsTable(_ trends: NightTrends) -> String {
