@@ -46,6 +46,7 @@ enum SourceLayers {
         "SessionStorePostgreSQL",
         "NightQueue",
         "Worker",
+        "NightService",
     ]
 
     /// The layer a file (path relative to its target's folder) belongs to: the longest folder of `order` holding
