@@ -82,7 +82,9 @@ let commandLineTool: Target = .executableTarget(
 // from it otherwise).
 let fuzzHarnesses: [Target] = [
     .systemLibrary(name: "CLibFuzzer"),
-    .executableTarget(name: "sleepanalysis-fuzz", dependencies: ["SleepAnalysis", "CLibFuzzer", "CommandLineKit"]),
+    .executableTarget(
+        name: "sleepanalysis-fuzz",
+        dependencies: ["SleepAnalysis", "SleepAnalysisFleet", "CLibFuzzer", "CommandLineKit"]),
 ]
 
 let benchmark: Target = .executableTarget(

@@ -39,7 +39,6 @@ final class NightChunkSink: HTTPRequestBodySink {
     private let temporary: URL
     private let handle: FileHandle
     private var bytes: Int64 = 0
-    private var head = Data()
 
     init(core: NightServiceCore, tenant: String, session: UUID, kind: NightChunkKind, sequence: Int) throws {
         self.core = core
@@ -61,7 +60,6 @@ final class NightChunkSink: HTTPRequestBodySink {
     }
 
     func write(_ part: UnsafeRawBufferPointer) throws {
-        if head.count < 16 { head.append(contentsOf: part.prefix(16 - head.count)) }
         bytes += Int64(part.count)
         try handle.write(contentsOf: Data(part))
     }
@@ -82,47 +80,23 @@ final class NightChunkSink: HTTPRequestBodySink {
         }
     }
 
-    /// The chunk's file extension once its content is checked.
+    /// The chunk's file extension once its content is checked, and that it matches the session's audio.
     ///
-    /// - Throws: `HTTPResponseError` 400 for an empty chunk, 415 for an audio format not taken, 422 for a chunk
-    ///   that does not decode or does not match the session's earlier chunks.
+    /// - Throws: `HTTPResponseError` as `NightChunkCheck.fileExtension(kind:file:)`, and 422 for audio of another
+    ///   sample rate or channel count than the session's earlier chunks.
     private func check() throws -> String {
         guard bytes > 0 else { throw NightServiceDocuments.failure(400, "empty-chunk", "the chunk is empty") }
-        guard kind == .audio else {
-            guard let data = try? Data(contentsOf: temporary), String(data: data, encoding: .utf8) != nil,
-                !data.contains(0)
-            else { throw NightServiceDocuments.failure(422, "invalid-chunk", "a CSV chunk must be UTF-8 text") }
-            return "csv"
-        }
-        let magic = head.prefix(4)
-        let fileExtension: String
-        if magic == Data("RIFF".utf8) || magic == Data("RF64".utf8) {
-            fileExtension = "wav"
-        } else if magic == Data("fLaC".utf8) {
-            fileExtension = "flac"
-        } else if magic == Data("OggS".utf8) {
-            fileExtension = "ogg"
-        } else {
-            throw NightServiceDocuments.failure(
-                415, "unsupported-audio", "audio chunks are WAV, FLAC or Ogg Opus files")
-        }
-        let format: (rate: Double, channels: Int)
-        do {
-            let reader = try AudioFileReader(url: temporary)
-            format = (reader.sampleRate, reader.channelCount)
-            while try reader.read(maxFrames: 65_536) != nil {}
-        } catch {
-            throw NightServiceDocuments.failure(422, "invalid-chunk", "the audio chunk does not decode")
-        }
+        let fileExtension = try NightChunkCheck.fileExtension(kind: kind, file: temporary)
+        guard kind == .audio, let reader = try? AudioFileReader(url: temporary) else { return fileExtension }
         if let other = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
             .first(where: { NightChunkDirectory.sequence(ofFileName: $0) != nil }),
             let earlier = try? AudioFileReader(url: directory.appendingPathComponent(other)),
-            earlier.sampleRate != format.rate || earlier.channelCount != format.channels
+            earlier.sampleRate != reader.sampleRate || earlier.channelCount != reader.channelCount
         {
             throw NightServiceDocuments.failure(
                 422, "invalid-chunk",
-                "the chunk is \(Int(format.rate)) Hz with \(format.channels) channel(s); the session's audio is "
-                    + "\(Int(earlier.sampleRate)) Hz with \(earlier.channelCount)")
+                "the chunk is \(Int(reader.sampleRate)) Hz with \(reader.channelCount) channel(s); the session's audio "
+                    + "is \(Int(earlier.sampleRate)) Hz with \(earlier.channelCount)")
         }
         return fileExtension
     }
@@ -196,5 +170,49 @@ final class NightChunkSink: HTTPRequestBodySink {
             if left != right { return (left ?? Data()).isEmpty && (right ?? Data()).isEmpty }
             if left == nil || left?.isEmpty == true { return true }
         }
+    }
+}
+
+/// What the service takes as a chunk, checked on the complete file before it is stored: for the sink and for the
+/// fuzz harness of the chunk intake.
+package enum NightChunkCheck {
+    /// The extension a chunk is stored under, once its content is checked: an audio chunk is a WAV (`RIFF` or
+    /// `RF64`), FLAC or Ogg file that decodes to its end; a CSV chunk is UTF-8 text without NUL bytes.
+    ///
+    /// - Parameters:
+    ///   - kind: The chunk's kind.
+    ///   - file: The received chunk.
+    /// - Returns: `wav`, `flac`, `ogg` or `csv`.
+    /// - Throws: `HTTPResponseError`: 400 for an empty chunk, 415 for audio in another format, 422 for audio that
+    ///   does not decode or text that is not UTF-8.
+    package static func fileExtension(kind: NightChunkKind, file: URL) throws -> String {
+        let head = (try? FileHandle(forReadingFrom: file)).flatMap { handle in
+            defer { try? handle.close() }
+            return try? handle.read(upToCount: 4)
+        }
+        guard let head, !head.isEmpty else {
+            throw NightServiceDocuments.failure(400, "empty-chunk", "the chunk is empty")
+        }
+        guard kind == .audio else {
+            guard let data = try? Data(contentsOf: file), String(data: data, encoding: .utf8) != nil, !data.contains(0)
+            else { throw NightServiceDocuments.failure(422, "invalid-chunk", "a CSV chunk must be UTF-8 text") }
+            return "csv"
+        }
+        let fileExtension: String
+        switch head {
+        case Data("RIFF".utf8), Data("RF64".utf8): fileExtension = "wav"
+        case Data("fLaC".utf8): fileExtension = "flac"
+        case Data("OggS".utf8): fileExtension = "ogg"
+        default:
+            throw NightServiceDocuments.failure(
+                415, "unsupported-audio", "audio chunks are WAV, FLAC or Ogg Opus files")
+        }
+        do {
+            let reader = try AudioFileReader(url: file)
+            while try reader.read(maxFrames: 65_536) != nil {}
+        } catch {
+            throw NightServiceDocuments.failure(422, "invalid-chunk", "the audio chunk does not decode")
+        }
+        return fileExtension
     }
 }

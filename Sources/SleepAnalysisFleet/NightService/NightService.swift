@@ -55,6 +55,16 @@ public final class NightService: Sendable {
         server.stop()
     }
 
+    /// The service's routes over a configuration, without a server or a database connection (none is made until
+    /// a handler runs): for the fuzz harness of the router.
+    ///
+    /// - Throws: As `init(configuration:address:)` for the trusted keys and chunk directory.
+    package static func router(configuration: NightServiceConfiguration, address: FleetDatabaseAddress) throws
+        -> HTTPRouter
+    {
+        try NightServiceCore(configuration: configuration, address: address).router()
+    }
+
     /// Creates or upgrades the service's tables (the night queue's are `NightQueue`'s): the service's only DDL,
     /// for a role that may create tables. Safe while others do the same.
     ///

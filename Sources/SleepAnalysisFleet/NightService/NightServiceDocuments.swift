@@ -2,7 +2,7 @@ import Foundation
 import SleepAnalysis
 
 /// The kinds of chunk a session takes, by their path segment.
-enum NightChunkKind: String, Sendable, Hashable, CaseIterable, Encodable {
+package enum NightChunkKind: String, Sendable, Hashable, CaseIterable, Encodable {
     /// Audio files (WAV, FLAC, Ogg Opus).
     case audio
     /// Accelerometer CSV (`timestamp,x,y,z`).

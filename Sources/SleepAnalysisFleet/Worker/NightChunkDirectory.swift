@@ -10,15 +10,15 @@ import SleepAnalysis
 /// samples are written, in order, to one 32-bit float WAVE file (RF64 past 4 GiB), so the night analysed is
 /// sample for sample the chunks' concatenation. CSV chunks are concatenated; in every chunk after the first,
 /// comment lines (`#`) and header lines (starting with a letter) are dropped.
-enum NightChunkDirectory {
+package enum NightChunkDirectory {
     /// The file name of chunk `sequence` with extension `fileExtension`.
-    static func fileName(sequence: Int, fileExtension: String) -> String {
+    package static func fileName(sequence: Int, fileExtension: String) -> String {
         let digits = String(sequence)
         return String(repeating: "0", count: max(0, 8 - digits.count)) + digits + "." + fileExtension
     }
 
     /// The sequence number a chunk file name stands for, or nil for any other name.
-    static func sequence(ofFileName name: String) -> Int? {
+    package static func sequence(ofFileName name: String) -> Int? {
         let parts = name.split(separator: ".", maxSplits: 1)
         guard parts.count == 2, parts[0].count == 8, parts[0].allSatisfy(\.isASCII), parts[0].allSatisfy(\.isNumber),
             !parts[1].isEmpty
@@ -66,7 +66,7 @@ enum NightChunkDirectory {
     /// - Returns: The assembled file.
     /// - Throws: `SleepCycleSdkError.invalidInput` for missing, unreadable or mismatched chunks,
     ///   `.storageFailure` when the file cannot be written, `CancellationError` when the task is cancelled.
-    static func assemble(_ directory: URL, role: String, into destination: URL) throws -> URL {
+    package static func assemble(_ directory: URL, role: String, into destination: URL) throws -> URL {
         let chunks = try chunks(in: directory)
         do {
             try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
