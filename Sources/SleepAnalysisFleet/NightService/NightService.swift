@@ -59,7 +59,9 @@ public final class NightService: Sendable {
     /// a handler runs): for the fuzz harness of the router.
     ///
     /// - Throws: As `init(configuration:address:)` for the trusted keys and chunk directory.
-    package static func router(configuration: NightServiceConfiguration, address: FleetDatabaseAddress) throws
+    package static func router(
+        configuration: NightServiceConfiguration, address: FleetDatabaseAddress
+    ) throws
         -> HTTPRouter
     {
         try NightServiceCore(configuration: configuration, address: address).router()
