@@ -114,7 +114,11 @@ final class NightChunkSink: HTTPRequestBodySink {
                     "SELECT job_id FROM night_service_sessions WHERE id = $1::uuid AND tenant = $2 FOR UPDATE",
                     [session.uuidString, tenant]
                 ).rows.first
-                guard let state else { throw NightServiceDocuments.failure(404, "not-found", "no such session") }
+                guard let state else {
+                    // Erased meanwhile (DELETE of its user): nothing of the session may stay behind.
+                    try? FileManager.default.removeItem(at: core.sessionDirectory(session))
+                    throw NightServiceDocuments.failure(404, "not-found", "no such session")
+                }
                 guard state[0] == nil else {
                     throw NightServiceDocuments.failure(
                         409, "finished", "the session is finished: it takes no more chunks")
