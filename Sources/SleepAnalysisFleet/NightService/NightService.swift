@@ -86,6 +86,7 @@ final class NightServiceCore: Sendable {
     private let nextDatabase = Atomic<Int>(0)
     let verifier: LicenseVerifier
     let limiter: NightServiceRateLimiter
+    let logger: PackageLogger
 
     init(configuration: NightServiceConfiguration, address: FleetDatabaseAddress) throws {
         self.configuration = configuration
@@ -93,6 +94,8 @@ final class NightServiceCore: Sendable {
             PostgresDatabase(address: address, policy: FleetDatabaseReconnectPolicy(attempts: 2))
         }
         verifier = try LicenseVerifier(trustedIssuerKeys: configuration.trustedIssuerKeys)
+        logger = PackageLogger(threshold: configuration.logLevel, destination: configuration.logger).with(
+            "component", "night-service")
         limiter = NightServiceRateLimiter(
             rate: configuration.requestsPerSecondPerTenant, burst: configuration.requestBurstPerTenant)
         do {

@@ -2,7 +2,7 @@ import Foundation
 import SleepAnalysis
 
 /// How a `NightService` listens, whom it trusts, where it keeps chunks and what it allows each tenant.
-public struct NightServiceConfiguration: Sendable, Hashable {
+public struct NightServiceConfiguration: Sendable {
     /// The HTTP server's address, port, time-outs and connection limits.
     public var http: HTTPServerConfiguration
     /// The directory the chunks are kept in (one directory per session): it must be readable by the workers at
@@ -24,6 +24,11 @@ public struct NightServiceConfiguration: Sendable, Hashable {
     public var maximumAttempts: Int
     /// PostgreSQL connections the service uses at once.
     public var databaseConnections: Int
+    /// The lowest level logged: `error` for failures answered 500 or 503, `info` for sessions finished and users
+    /// erased.
+    public var logLevel: LogLevel
+    /// Where log messages go; nil for standard error.
+    public var logger: (any SleepAnalysisLogHandler)?
 
     /// Creates a configuration.
     ///
@@ -37,11 +42,13 @@ public struct NightServiceConfiguration: Sendable, Hashable {
     ///   - requestBurstPerTenant: The burst above it (400 unless given).
     ///   - maximumAttempts: The worker attempts per night (5 unless given).
     ///   - databaseConnections: PostgreSQL connections (4 unless given).
+    ///   - logLevel: The lowest level logged.
+    ///   - logger: Where log messages go; nil for standard error.
     public init(
         http: HTTPServerConfiguration = HTTPServerConfiguration(), chunkDirectory: URL,
         trustedIssuerKeys: [String] = [], maximumChunkBytes: Int = 64 << 20, maximumChunksPerSession: Int = 10_000,
         requestsPerSecondPerTenant: Double = 200, requestBurstPerTenant: Int = 400, maximumAttempts: Int = 5,
-        databaseConnections: Int = 4
+        databaseConnections: Int = 4, logLevel: LogLevel = .info, logger: (any SleepAnalysisLogHandler)? = nil
     ) {
         self.http = http
         self.chunkDirectory = chunkDirectory
@@ -52,5 +59,7 @@ public struct NightServiceConfiguration: Sendable, Hashable {
         self.requestBurstPerTenant = requestBurstPerTenant
         self.maximumAttempts = maximumAttempts
         self.databaseConnections = databaseConnections
+        self.logLevel = logLevel
+        self.logger = logger
     }
 }

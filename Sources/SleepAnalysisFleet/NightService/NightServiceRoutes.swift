@@ -33,7 +33,8 @@ extension NightServiceCore {
                     [self] request in try chunkIntake(request, kind: kind)
                 })
         }
-        return HTTPRouter(routes) { error, _ in
+        return HTTPRouter(routes) { [logger] error, request in
+            logger.error("\(request.method.rawValue) \(request.path): \(error)")
             if let error = error as? FleetDatabaseError, error.isTransient {
                 return NightServiceDocuments.failure(503, "unavailable", "the database is unavailable").response
             }
@@ -173,6 +174,7 @@ extension NightServiceCore {
                 return try core.document(finished, connection: connection)
             }
         }
+        logger.info("session \(document.sessionId) of tenant \(tenant) finished: \(document.state)")
         return NightServiceDocuments.response(202, document)
     }
 
@@ -318,6 +320,7 @@ extension NightServiceCore {
         }
         guard !sessions.isEmpty else { throw NightServiceDocuments.failure(404, "not-found", "no such user") }
         for session in sessions { try? FileManager.default.removeItem(at: sessionDirectory(session)) }
+        logger.info("user of tenant \(tenant) erased: \(sessions.count) session(s)")
         return HTTPResponse(status: 204)
     }
 }

@@ -14,7 +14,7 @@ enum ServeCommand: Command {
     static let specification = ArgumentSpecification(
         options: [
             DatabaseArgument.option, "chunks", "host", "port", "trusted-keys", "max-chunk-bytes", "max-chunks",
-            "rate", "burst", "timeout-seconds", "max-connections", "max-attempts",
+            "rate", "burst", "timeout-seconds", "max-connections", "max-attempts", "log-level",
         ],
         flags: ["migrate"],
         usage: """
@@ -33,6 +33,7 @@ enum ServeCommand: Command {
               --timeout-seconds S       close a connection silent for S seconds (default 30)
               --max-connections N       connections served at once, one thread each (default 256)
               --max-attempts N          worker attempts per night (default 5)
+              --log-level LEVEL         debug, info (default), warning or error
               --migrate                 create or upgrade the queue's and the service's tables first (needs a
                                         role that may create tables); without it the service runs no DDL
 
@@ -55,7 +56,7 @@ enum ServeCommand: Command {
             maximumChunksPerSession: try positive(parsed, "max-chunks", default: 10_000),
             requestsPerSecondPerTenant: Double(try positive(parsed, "rate", default: 200)),
             requestBurstPerTenant: try positive(parsed, "burst", default: 400),
-            maximumAttempts: try positive(parsed, "max-attempts", default: 5))
+            maximumAttempts: try positive(parsed, "max-attempts", default: 5), logLevel: try logLevel(parsed))
         let address = FleetDatabaseAddress.resolve(parsed.option(DatabaseArgument.option))
         if parsed.flag("migrate") {
             await (try NightQueue(address: address)).close()
@@ -69,6 +70,12 @@ enum ServeCommand: Command {
         try StandardOutput.write(Data("listening on http://\(shownHost):\(service.port)\n".utf8))
         for await _ in stopped {}
         service.stop()
+    }
+
+    private static func logLevel(_ parsed: ParsedArguments) throws -> LogLevel {
+        let levels: [String: LogLevel] = ["debug": .debug, "info": .info, "warning": .warning, "error": .error]
+        return levels[try parsed.choice("log-level", from: ["debug", "info", "warning", "error"], default: "info")]
+            ?? .info
     }
 
     private static func positive(_ parsed: ParsedArguments, _ name: String, default value: Int) throws -> Int {

@@ -130,6 +130,29 @@ final class NightServiceLimitsTests: NightQueueTestCase {
             ["00000001.flac"], "refused chunks leave no file")
     }
 
+    func test_aLostDatabase_isA503_andLogged_andHealthSaysSo() async throws {
+        try await NightService.migrate(address: testDatabase.address)
+        let logger = RecordingLogger()
+        let service = try NightService(
+            configuration: NightServiceConfiguration(
+                chunkDirectory: directory.url.appendingPathComponent("chunks"), trustedIssuerKeys: [keys.trusted],
+                logLevel: .info, logger: logger),
+            address: testDatabase.address)
+        defer { service.stop() }
+        let curl = Curl(port: service.port)
+        _ = try newSession(curl, key: keys.a)
+        await queue.close()
+        await testDatabase.drop()
+
+        let lost = try curl.request("GET", "/v1/users/u/nights", headers: ["Authorization: Bearer \(keys.a)"])
+        XCTAssertEqual(lost.status, 503, lost.text)
+        XCTAssertEqual(try ServiceNights.object(lost.body)["error"] as? String, "unavailable")
+        XCTAssertEqual(try curl.request("GET", "/healthz").status, 503)
+        let errors = logger.messages.filter { $0.level == .error }.map(\.message)
+        XCTAssertTrue(
+            errors.contains { $0.hasPrefix("GET /v1/users/u/nights: PostgreSQL connection failure") }, "\(errors)")
+    }
+
     func test_serve_listensUntilSIGTERM() async throws {
         let process = Process()
         process.executableURL = try builtCommandLineTool()
