@@ -61,7 +61,7 @@ final class HTTPServerCore: Sendable {
             exchange.request = request
             exchange.limit = route.maximumBodyBytes
             if let length = request.header("content-length").flatMap({ Int($0) }), length > route.maximumBodyBytes {
-                return respondAtOnce(exchange, HTTPServerCore.tooLarge(route.maximumBodyBytes), on: connection)
+                return respondAtOnce(exchange, router.tooLargeResponse(route.maximumBodyBytes), on: connection)
             }
             switch route.handling {
             case .collect(let handler):
@@ -84,7 +84,7 @@ final class HTTPServerCore: Sendable {
     private func receive(_ exchange: HTTPExchange, bytes: UnsafeRawBufferPointer) {
         guard exchange.rejection == nil else { return }
         guard exchange.received <= exchange.limit else {
-            exchange.rejection = HTTPServerCore.tooLarge(exchange.limit)
+            exchange.rejection = router.tooLargeResponse(exchange.limit)
             exchange.body = Data()
             exchange.sink?.cancel()
             exchange.sink = nil
@@ -149,9 +149,6 @@ final class HTTPServerCore: Sendable {
         return MHD_queue_response(connection, UInt32(clamping: response.status), created) == .YES
     }
 
-    static func tooLarge(_ limit: Int) -> HTTPResponse {
-        .text(413, "Request body larger than \(limit) bytes")
-    }
 }
 
 /// The state of one request, from its request line to its completion (libmicrohttpd's per-request context).

@@ -101,6 +101,11 @@ public struct HTTPRouter: Sendable {
     public let routes: [HTTPRoute]
     /// The response to an error a handler throws that is no `HTTPResponseError` (a plain 500 unless given).
     public let errorResponse: @Sendable (any Error, HTTPRequest) -> HTTPResponse
+    /// The response to a body larger than its route's limit (given the limit in bytes): a plain-text 413 unless
+    /// set.
+    public var tooLargeResponse: @Sendable (Int) -> HTTPResponse = { limit in
+        .text(413, "Request body larger than \(limit) bytes")
+    }
 
     /// Creates a router.
     ///

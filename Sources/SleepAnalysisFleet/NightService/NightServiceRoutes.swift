@@ -33,13 +33,17 @@ extension NightServiceCore {
                     [self] request in try chunkIntake(request, kind: kind)
                 })
         }
-        return HTTPRouter(routes) { [logger] error, request in
+        var router = HTTPRouter(routes) { [logger] error, request in
             logger.error("\(request.method.rawValue) \(request.path): \(error)")
             if let error = error as? FleetDatabaseError, error.isTransient {
                 return NightServiceDocuments.failure(503, "unavailable", "the database is unavailable").response
             }
             return NightServiceDocuments.failure(500, "internal", "internal error").response
         }
+        router.tooLargeResponse = { limit in
+            NightServiceDocuments.failure(413, "too-large", "a chunk may hold at most \(limit) bytes").response
+        }
+        return router
     }
 
     // MARK: - Authentication and limits

@@ -53,7 +53,8 @@ final class NightServiceContractTests: NightQueueTestCase {
         let keys = try ServiceNights.tenantKeys()
         let service = try NightService(
             configuration: NightServiceConfiguration(
-                chunkDirectory: directory.url.appendingPathComponent("chunks"), trustedIssuerKeys: [keys.trusted]),
+                chunkDirectory: directory.url.appendingPathComponent("chunks"), trustedIssuerKeys: [keys.trusted],
+                maximumChunkBytes: 8 << 20),
             address: testDatabase.address)
         defer { service.stop() }
         let curl = Curl(port: service.port)
@@ -84,6 +85,7 @@ final class NightServiceContractTests: NightQueueTestCase {
         _ = try check("PUT", audio, "/v1/sessions/\(id)/audio/1", file: night.chunks[1], expect: 200)
         _ = try check("PUT", audio, "/v1/sessions/\(id)/audio/1", file: night.chunks[0], expect: 409)
         _ = try check("PUT", audio, "/v1/sessions/\(id)/audio/x", file: night.chunks[0], expect: 400)
+        _ = try check("PUT", audio, "/v1/sessions/\(id)/audio/2", body: Data(count: (8 << 20) + 1), expect: 413)
         _ = try check("PUT", audio, "/v1/sessions/\(UUID())/audio/0", file: night.chunks[0], expect: 404)
         _ = try check("PUT", audio, "/v1/sessions/\(id)/audio/0", body: Data("text".utf8), expect: 415)
         _ = try check("PUT", audio, "/v1/sessions/\(id)/audio/0", body: Data("OggS and no more".utf8), expect: 422)
