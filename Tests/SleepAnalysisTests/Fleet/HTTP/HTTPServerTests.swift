@@ -168,6 +168,27 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertEqual(outcomes.all, ["finished", "cancelled", "cancelled"])
     }
 
+    func testABodyCutShortByTheClient_isCancelledInTheSink() throws {
+        let outcomes = Outcomes()
+        let server = try makeServer(outcomes: outcomes)
+        defer { server.stop() }
+        let client = try RawTCPClient(port: server.port)
+        client.send(
+            "PUT /files/cut HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ok\r\nContent-Length: 900\r\n\r\n"
+                + String(repeating: "x", count: 300))
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("cut").path),
+            Date() < deadline
+        {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        client.close()
+        while outcomes.all.isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertEqual(outcomes.all, ["cancelled"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("cut").path))
+        XCTAssertEqual(server.requestsInProgress, 0)
+    }
+
     func testASlowClientDoesNotHoldUpOthersAndASilentOneIsClosed() throws {
         let server = try makeServer(HTTPServerConfiguration(connectionTimeout: 2))
         defer { server.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,6 +9,7 @@ import Foundation
 /// a time, or nothing at all.
 final class RawTCPClient: Sendable {
     private let descriptor: Int32
+    private let closed = Mutex(false)
 
     /// Connects.
     ///
@@ -25,14 +27,23 @@ final class RawTCPClient: Sendable {
             }
         }
         guard connected == 0 else {
-            close(descriptor)
+            Glibc.close(descriptor)
             throw POSIXError(.ECONNREFUSED)
         }
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    deinit { close(descriptor) }
+    deinit { close() }
+
+    /// Closes the connection (once).
+    func close() {
+        let first = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        if first { Glibc.close(descriptor) }
+    }
 
     /// Sends bytes; false when the server has closed the connection.
     @discardableResult
