@@ -29,6 +29,9 @@ public struct NightServiceConfiguration: Sendable {
     public var logLevel: LogLevel
     /// Where log messages go; nil for standard error.
     public var logger: (any SleepAnalysisLogHandler)?
+    /// Routes served beside the service's own (for example the fleet's metrics), tried after them; they do
+    /// their own authentication, if any.
+    public var additionalRoutes: [HTTPRoute] = []
 
     /// Creates a configuration.
     ///

@@ -33,7 +33,7 @@ extension NightServiceCore {
                     [self] request in try chunkIntake(request, kind: kind)
                 })
         }
-        var router = HTTPRouter(routes) { [logger] error, request in
+        var router = HTTPRouter(routes + configuration.additionalRoutes) { [logger] error, request in
             logger.error("\(request.method.rawValue) \(request.path): \(error)")
             if let error = error as? FleetDatabaseError, error.isTransient {
                 return NightServiceDocuments.failure(503, "unavailable", "the database is unavailable").response

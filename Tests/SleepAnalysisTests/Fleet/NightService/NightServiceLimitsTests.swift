@@ -34,6 +34,18 @@ final class NightServiceLimitsTests: NightQueueTestCase {
         return try XCTUnwrap(try ServiceNights.object(reply.body)["sessionId"] as? String)
     }
 
+    func test_additionalRoutes_areServedBesideTheServicesOwn() async throws {
+        try await NightService.migrate(address: testDatabase.address)
+        var configuration = NightServiceConfiguration(
+            chunkDirectory: directory.url.appendingPathComponent("chunks"), trustedIssuerKeys: [keys.trusted])
+        configuration.additionalRoutes = [.respond(.get, "/metrics") { _ in .text(200, "nights_total 0") }]
+        let service = try NightService(configuration: configuration, address: testDatabase.address)
+        defer { service.stop() }
+        let curl = Curl(port: service.port)
+        XCTAssertEqual(try curl.request("GET", "/metrics").text, "nights_total 0\n")
+        XCTAssertEqual(try curl.request("GET", "/healthz").status, 200)
+    }
+
     func test_aServiceWithoutItsTables_refusesToStart() async throws {
         XCTAssertThrowsError(try start()) { error in
             XCTAssertEqual((error as? FleetDatabaseError)?.kind, .unexpectedResult, "\(error)")
