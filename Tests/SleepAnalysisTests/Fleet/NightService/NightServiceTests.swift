@@ -174,4 +174,47 @@ final class NightServiceTests: NightQueueTestCase {
         XCTAssertEqual(counts, [0, 0, 0, 0, 0, 0, 0, 0, 0], "no row of the user is left")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: chunkDirectory.path), [], "no file is left")
     }
+
+    func test_deletingAUserWhileAWorkerAnalysesTheirNight_leavesNothingBehind() async throws {
+        let night = try ServiceNights.write(seconds: 120, into: directory.url)
+        let session = try createSession(key: keys.a, user: "bo", start: "2026-12-02T23:00:00Z")
+        for (sequence, chunk) in night.chunks.enumerated() {
+            XCTAssertEqual(try put(keys.a, session, "audio", sequence, chunk).status, 201)
+        }
+        XCTAssertEqual(try curl.request("POST", "/v1/sessions/\(session)/finish", headers: auth(keys.a)).status, 202)
+
+        // A worker replaying the night at 10 times real time: about 12 s.
+        let worker = NightWorker(
+            queue: queue,
+            configuration: try QueueNights.configuration(
+                name: "w", storage: directory.url, leaseDuration: 3, pace: .speed(10)))
+        let running = Task { try await worker.run() }
+        let curl: Curl = curl
+        let (keys, chunks) = (keys!, chunkDirectory!)
+        let analysing = try await QueueNights.waitUntil(timeout: 30) {
+            let state = try curl.request("GET", "/v1/sessions/\(session)", headers: ["Authorization: Bearer \(keys.a)"])
+            return (try? ServiceNights.object(state.body)["state"] as? String) == "analysing"
+        }
+        XCTAssertTrue(analysing)
+        XCTAssertEqual(try curl.request("DELETE", "/v1/users/bo", headers: auth(keys.a)).status, 204)
+
+        // The worker finds its lease gone at its next renewal and stops the night without writing anything.
+        let storage = directory.url.appendingPathComponent("w").path
+        let dropped = try await QueueNights.waitUntil(timeout: 30) {
+            let left = FileManager.default.enumerator(atPath: storage)?.allObjects as? [String] ?? []
+            return left.allSatisfy { $0 == "downloads" }
+        }
+        XCTAssertTrue(dropped, "the worker gave the night up")
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        await worker.stop()
+        try await running.value
+        let counts = try await testDatabase.database().run { connection in
+            try [
+                "night_service_sessions", "night_service_chunks", "night_jobs", "night_results", "night_checkpoints",
+                "session_nights", "session_stage_samples", "session_store_subjects", "session_tombstones",
+            ].map { table in try connection.execute("SELECT count(*) FROM \(table)").rows[0].int64(0) }
+        }
+        XCTAssertEqual(counts, [0, 0, 0, 0, 0, 0, 0, 0, 0], "no row of the user is left")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: chunks.path), [], "no file is left")
+    }
 }
