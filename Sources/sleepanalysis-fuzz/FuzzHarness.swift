@@ -23,6 +23,7 @@ struct FuzzHarness: Sendable {
         StagingModelHarness.harness,
         ModelManifestHarness.harness,
         ISO8601IntervalHarness.harness,
+        NightServiceHarness.harness,
     ]
 
     /// The harness called `name`, or nil.

@@ -15,6 +15,7 @@ let commands: [any Command.Type] = [
     ModelsCommand.self,
     QueueCommandEntry.self,
     WorkerCommand.self,
+    ServeCommand.self,
 ]
 
 /// Internal commands for the project's own tests (names start with "__"): they run when named, but the command

@@ -223,7 +223,31 @@ def interval_seeds():
     write("iso8601-interval", "bad_fractional_years.txt", "2026-12-01T06:30Z/P1.5Y")
 
 
+# --- the night service's router and chunk intake --------------------------------------------------------------
+
+def night_service_seeds():
+    session = "/v1/sessions/6B7D8220-16DF-40F7-A411-C2721AB07C12"
+    pcm16 = struct.pack("<64h", *tone(64, 1, 12000))
+    chunk = wav([(b"fmt ", fmt(1, 1, 16000, 16)), (b"data", pcm16)])
+    write("night-service", "put_audio_wav.bin", f"PUT {session}/audio/0\n".encode() + chunk)
+    scratch = os.path.join(ROOT, "night-service", ".scratch")
+    flac = sndfile_bytes(scratch, 0x170000, 0x0002, 1, 16000, 400)
+    write("night-service", "put_audio_flac.bin", f"PUT {session}/audio/17\n".encode() + flac)
+    write("night-service", "put_accelerometer.csv", f"PUT {session}/accelerometer/1\ntimestamp,x,y,z\n0.1,0,0,1\n")
+    write("night-service", "put_heart_rate.csv", f"PUT {session}/heart-rate/0\n# bpm\ntimestamp,bpm\n0,61\n")
+    write("night-service", "post_sessions.txt", 'POST /v1/sessions\n{"userId": "ana", "startTime": "2026-12-01T23:00Z"}')
+    write("night-service", "get_nights.txt", "GET /v1/users/ana%20b%2Fc/nights?from=2026-12-01T00%3A00Z&to=+\n")
+    write("night-service", "delete_user.txt", "DELETE /v1/users/x\n")
+    write("night-service", "head_result.txt", f"HEAD {session}/result\n")
+    write("night-service", "bad_unknown_path.txt", "GET /v1/sessions\n")
+    write("night-service", "bad_escape.txt", "GET /v1/users/%zz/nights\n")
+    write("night-service", "bad_not_audio.bin", f"PUT {session}/audio/0\nRIFF....WAVEfmt ")
+    write("night-service", "bad_truncated_wav.bin", f"PUT {session}/audio/1\n".encode() + chunk[:60])
+    write("night-service", "bad_csv_nul.bin", f"PUT {session}/heart-rate/0\n".encode() + b"0,6\x001\n")
+
+
 def main():
+    night_service_seeds()
     audio_seeds()
     sensor_seeds()
     events_seeds()

@@ -2,7 +2,8 @@ import Foundation
 import SleepAnalysis
 
 /// A night's inputs as local files: paths as submitted, `http(s)` inputs downloaded into a directory of the run's
-/// own (`<download cache>/job-<id>-<lease>`), which the run deletes when the night ends.
+/// own (`<download cache>/job-<id>-<lease>`), which the run deletes when the night ends; a directory of chunks
+/// (`NightChunkDirectory`, the night service's uploads) assembled into one file in that directory.
 struct NightLocalInputs: Sendable {
     /// The audio file.
     let audio: URL
@@ -23,6 +24,10 @@ struct NightLocalInputs: Sendable {
         _ night: NightSubmission, fetcher: RemoteInputFetcher, into directory: URL, logger: PackageLogger
     ) async throws -> NightLocalInputs {
         func local(_ input: URL, _ role: String) async throws -> URL {
+            if NightChunkDirectory.isChunkDirectory(input) {
+                logger.info("assembling the \(role) from its chunks")
+                return try NightChunkDirectory.assemble(input, role: role, into: directory)
+            }
             guard RemoteInputURL.isRemote(input) else { return input }
             logger.info("fetching the \(role) from \(RemoteInputURL.redacted(input))")
             let name = "\(role)-\(RemoteInputFetcher.fileName(of: input))"

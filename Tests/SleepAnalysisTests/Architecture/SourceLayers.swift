@@ -40,11 +40,13 @@ enum SourceLayers {
 
     /// The fleet's folders (`Sources/SleepAnalysisFleet`), all above the whole library.
     static let fleetOrder: [String] = [
+        "HTTP",
         "RemoteInputs",
         "PostgreSQL",
         "SessionStorePostgreSQL",
         "NightQueue",
         "Worker",
+        "NightService",
     ]
 
     /// The layer a file (path relative to its target's folder) belongs to: the longest folder of `order` holding

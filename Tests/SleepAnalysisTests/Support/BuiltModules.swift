@@ -46,7 +46,7 @@ enum BuiltModules {
 
     /// The pkg-config packages of the system-library targets (Package.swift).
     private static let systemPackages = [
-        "fftw3f", "sndfile", "ogg", "opus", "alsa", "sqlite3", "libsodium", "soxr", "libpq",
+        "fftw3f", "sndfile", "ogg", "opus", "alsa", "sqlite3", "libsodium", "soxr", "libpq", "libmicrohttpd",
     ]
 
     /// Runs a command found on `PATH` to completion.
