@@ -26,6 +26,8 @@ package final class BreathingRateEstimator {
     private var motionSeen = false
     private var pending: [Int: PendingWindow] = [:]
     private var nextToPublish = 1
+    /// The last audio rates found (at most `neighbourWindows`), for the neighbouring-window check.
+    private var recentAudioRates: [Double] = []
 
     /// What is known about one window end on the grid.
     private struct PendingWindow {
@@ -51,11 +53,13 @@ package final class BreathingRateEstimator {
         audioAnalyzer = try PeriodicityAnalyzer(
             frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
             peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
-            searchesHalfCycles: true, maximumFrames: windowFrames, maximumChannels: envelope.bandCount)
+            searchesHalfCycles: true, harmonicFraction: configuration.harmonicFraction, maximumFrames: windowFrames,
+            maximumChannels: envelope.bandCount)
         motionAnalyzer = try PeriodicityAnalyzer(
             frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
             peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
-            searchesHalfCycles: false, maximumFrames: windowFrames, maximumChannels: 3)
+            searchesHalfCycles: false, harmonicFraction: configuration.harmonicFraction, maximumFrames: windowFrames,
+            maximumChannels: 3)
         // The windows keep 2 s more than analysed: a batch (or a pause between accelerometer readings) may bring
         // frames past a window's end before the window is analysed.
         let kept = windowFrames + Int((2 * frameRate).rounded())
@@ -85,6 +89,7 @@ package final class BreathingRateEstimator {
             let offset = Double(first * Int64(frontEnd.hopSize) - batch.firstSampleIndex) / frontEnd.sampleRate
             let origin = batch.startTime.addingTimeInterval(offset)
             audioWindow.restart(at: origin)
+            recentAudioRates.removeAll()
             skipBoundaries(before: origin, next: &nextAudioBoundary)
         }
         audioSeen = true
@@ -186,7 +191,38 @@ package final class BreathingRateEstimator {
     private func estimate(audio end: Date) -> ModalityEstimate? {
         let window = audioWindow.frames(endingAt: end, length: configuration.windowSeconds)
         guard window.seconds >= configuration.minimumWindowSeconds else { return nil }
-        return accept(audioAnalyzer.analyze(frames: window.values, channelCount: audioWindow.channelCount))
+        guard var found = audioAnalyzer.analyze(frames: window.values, channelCount: audioWindow.channelCount) else {
+            return nil
+        }
+        if let neighbour = Self.median(recentAudioRates), recentAudioRates.count >= 2,
+            Self.isFactor(found.bpm / neighbour),
+            let near = audioAnalyzer.rate(near: neighbour, tolerance: 0.15), near.score >= configuration.minimumScore
+        {
+            // About 2 or 3 times (or a half or a third of) what the last windows heard, and this window is periodic
+            // there too: a harmonic was picked, not a new rate.
+            found.bpm = near.bpm
+            found.score = near.score
+        }
+        let accepted = accept(found)
+        if let accepted, configuration.neighbourWindows > 0 {
+            recentAudioRates.append(accepted.bpm)
+            if recentAudioRates.count > configuration.neighbourWindows { recentAudioRates.removeFirst() }
+        }
+        return accepted
+    }
+
+    /// Whether `ratio` is about 2, 3, 1/2 or 1/3 (within 12 %).
+    static func isFactor(_ ratio: Double) -> Bool {
+        guard ratio.isFinite, ratio > 0 else { return false }
+        return [2.0, 3.0, 0.5, 1.0 / 3.0].contains { abs(ratio / $0 - 1) <= 0.12 }
+    }
+
+    /// The median of `values`, nil when empty.
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     private func estimate(motion end: Date) -> ModalityEstimate? {

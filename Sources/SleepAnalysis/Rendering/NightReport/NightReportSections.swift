@@ -14,7 +14,8 @@ struct NightReportSections {
     /// The night's markup.
     var html: String {
         [
-            heading, stagingBasis, hypnogram, events, snoring, breathing, soundLevel, statistics, score, audioHealth,
+            heading, stagingBasis, hypnogram, events, snoring, breathing, soundLevel, statistics,
+            ConfidenceCard.html(result, id: id("confidence")), score, audioHealth,
         ].joined()
     }
 
