@@ -8,13 +8,15 @@
         [--before /tmp/staging/loso-swift-uncalibrated.json]
 
 Each bin (the probability of the epoch's most probable stage, 10 bins) is a point at (mean probability, share of
-its epochs staged right), its area growing with its epochs; the diagonal is perfect calibration. With --before, the
+its epochs staged right), its area growing with its epochs (bins of fewer than 20 epochs are left out); the
+diagonal is perfect calibration. With --before, the
 same night's uncalibrated points are drawn hollow. Needs only the standard library.
 """
 import argparse
 import json
 
 SIZE, MARGIN = 320, 44
+MIN_EPOCHS = 20  # a bin with fewer epochs is not drawn (its share right is noise); the ECE counts every epoch
 COLOURS = {"wholeNight": "#1f5fa8", "realTime": "#c0572b"}
 LABELS = {"wholeNight": "whole night", "realTime": "real time"}
 
@@ -62,7 +64,7 @@ def main():
         total = sum(b["epochs"] for b in bins(after, context)[0]) or 1
         sources = [(after, True)] + ([(before, False)] if before else [])
         for document, filled in sources:
-            points = [b for b in bins(document, context)[0] if b["epochs"] > 0 and b["accuracy"] is not None]
+            points = [b for b in bins(document, context)[0] if b["epochs"] >= MIN_EPOCHS and b["accuracy"] is not None]
             path = " ".join(f'{x(b["meanConfidence"]):.1f},{y(b["accuracy"]):.1f}' for b in points)
             dash = "" if filled else ' stroke-dasharray="2 2"'
             out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="1.2"{dash}/>')
@@ -73,7 +75,8 @@ def main():
                            f'fill="{fill}" fill-opacity="0.6" stroke="{colour}"/>')
             ece = bins(document, context)[1]
             label = f'{LABELS[context]}{"" if filled else ", before calibration"}: ECE {ece:.3f}'
-            out.append(f'<circle cx="{x(1) + 16}" cy="{legend_y - 4}" r="4" fill="{colour if filled else 'white'}" '
+            legend_fill = colour if filled else "white"
+            out.append(f'<circle cx="{x(1) + 16}" cy="{legend_y - 4}" r="4" fill="{legend_fill}" '
                        f'stroke="{colour}"/>')
             out.append(f'<text x="{x(1) + 24}" y="{legend_y}">{label}</text>')
             legend_y += 16
