@@ -270,20 +270,23 @@ def evaluate_rrujo_nested(args) -> None:
     if args.cache and os.path.exists(args.cache):
         with open(args.cache) as handle:
             found = {(tuple(k[0]), k[1]): v for k, v in json.load(handle)}
-    else:
+    wanted = [(setting, name) for setting in NESTED_GRID for name in [f[0] for f in files] +
+              [f"noise{index}.flac" for index in range(args.noise)]]
+    if any(key not in found for key in wanted):
         with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             noise = noise_files(tmp, args.seed, args.noise)
             jobs = {}
-            for setting in NESTED_GRID:
-                for name, _, _ in files:
-                    jobs[(setting, name)] = pool.submit(best_rate, os.path.join(folder, name), setting)
-                for index, path in enumerate(noise):
-                    jobs[(setting, f"noise{index}.flac")] = pool.submit(best_rate, path, setting)
+            for setting, name in wanted:
+                if (setting, name) in found:
+                    continue
+                path = os.path.join(tmp, name) if name.startswith("noise") else os.path.join(folder, name)
+                jobs[(setting, name)] = pool.submit(best_rate, path, setting)
             for key, job in jobs.items():
                 found[key] = job.result()
         if args.cache:  # the analyses of every setting, so that a change of objective does not re-run them
             with open(args.cache, "w") as handle:
                 json.dump([[list(k), v] for k, v in found.items()], handle)
+    found = {key: found[key] for key in wanted}
 
     def outcome(setting, score, name, truth):
         best = found[(setting, name)]
@@ -423,7 +426,8 @@ def main() -> None:
     parser.add_argument("--binary", default=BINARY)
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--jobs", type=int, default=2, help="rrujo-nested: analyses run at once")
-    parser.add_argument("--noise", type=int, default=24, help="rrujo-nested: noise minutes in every fold's choice")
+    parser.add_argument("--noise", type=int, default=100,
+                        help="rrujo-nested: noise minutes in every fold's choice (default 100, the noise set's)")
     parser.add_argument("--cache", help="rrujo-nested: keep every setting's analyses in this JSON file (re-read "
                         "when it exists)")
     args = parser.parse_args()

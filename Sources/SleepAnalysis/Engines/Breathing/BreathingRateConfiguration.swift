@@ -28,7 +28,7 @@ package struct BreathingRateConfiguration: Sendable, Hashable {
     var harmonicFraction: Double = 0.6
     /// Neighbouring windows: an audio rate about 2 or 3 times (or a half or a third of) the median of the last
     /// `neighbourWindows` audio rates is replaced by the window's own periodicity near that median, when the window
-    /// has one scoring at least `minimumScore`; 0 windows switches the check off.
+    /// has one scoring at least `minimumScore`, and otherwise not published; 0 windows switches the check off.
     var neighbourWindows: Int = 4
     /// Summary-autocorrelation score below which a window counts as not periodic (no estimate).
     var minimumScore: Double = 0.15

@@ -194,21 +194,53 @@ package final class BreathingRateEstimator {
         guard var found = audioAnalyzer.analyze(frames: window.values, channelCount: audioWindow.channelCount) else {
             return nil
         }
-        if let neighbour = Self.median(recentAudioRates), recentAudioRates.count >= 2,
-            Self.isFactor(found.bpm / neighbour),
-            let near = audioAnalyzer.rate(near: neighbour, tolerance: 0.15), near.score >= configuration.minimumScore
-        {
-            // About 2 or 3 times (or a half or a third of) what the last windows heard, and this window is periodic
-            // there too: a harmonic was picked, not a new rate.
-            found.bpm = near.bpm
-            found.score = near.score
-        }
-        let accepted = accept(found)
-        if let accepted, configuration.neighbourWindows > 0 {
-            recentAudioRates.append(accepted.bpm)
+        let own = accept(found)
+        var decision = NeighbourDecision.keep
+        if configuration.neighbourWindows > 0, own != nil {
+            decision = Self.neighbourDecision(
+                bpm: found.bpm, recent: recentAudioRates, minimumScore: configuration.minimumScore
+            ) { self.audioAnalyzer.rate(near: $0, tolerance: 0.15) }
+            // The window's own rate joins the history even when it is not published, so that a real change of
+            // rate by a factor is published from the next window on.
+            recentAudioRates.append(found.bpm)
             if recentAudioRates.count > configuration.neighbourWindows { recentAudioRates.removeFirst() }
         }
-        return accepted
+        switch decision {
+        case .keep: return own
+        case .drop: return nil
+        case .replace(let bpm, let score):
+            found.bpm = bpm
+            found.score = score
+            return accept(found)
+        }
+    }
+
+    /// What the neighbouring-window check does with a window's rate.
+    enum NeighbourDecision: Equatable {
+        /// Publish the window's own rate.
+        case keep
+        /// Publish the window's periodicity near the neighbours' rate instead.
+        case replace(bpm: Double, score: Double)
+        /// Publish nothing: the rate is a factor away from the neighbours' and the window has nothing there.
+        case drop
+    }
+
+    /// The neighbouring-window check: a rate about 2 or 3 times (or a half or a third of) the median of the last
+    /// windows' rates (at least two) is replaced by the window's periodicity near that median when it scores at
+    /// least `minimumScore` (a harmonic was picked, not a new rate), and dropped otherwise (a rate off by a factor
+    /// looks right and is worse than none). Any other rate is kept.
+    ///
+    /// - Parameters:
+    ///   - bpm: The window's rate.
+    ///   - recent: The last windows' rates, oldest first.
+    ///   - minimumScore: The abstention score.
+    ///   - near: The window's periodicity near a rate (its rate and score), if it has one.
+    static func neighbourDecision(
+        bpm: Double, recent: [Double], minimumScore: Double, near: (Double) -> (bpm: Double, score: Double)?
+    ) -> NeighbourDecision {
+        guard recent.count >= 2, let neighbour = median(recent), isFactor(bpm / neighbour) else { return .keep }
+        guard let found = near(neighbour), found.score >= minimumScore else { return .drop }
+        return .replace(bpm: found.bpm, score: found.score)
     }
 
     /// Whether `ratio` is about 2, 3, 1/2 or 1/3 (within 12 %).
