@@ -35,7 +35,7 @@ package enum ConfidenceCard {
         if let coverage = confidence.breathingCoverage {
             facts.append(
                 NightReportFact(
-                    "Breathing coverage", String(format: "%.0f %% of the half-minutes have a rate", coverage * 100)))
+                    "Breathing covered", String(format: "%.0f %% of the half-minutes have a rate", coverage * 100)))
         }
         return facts
     }
