@@ -63,6 +63,7 @@ def describe(errors: np.ndarray, label: str) -> dict:
         "p75": round(float(q[2]), 3), "p90": round(float(q[3]), 3), "mean": round(float(errors.mean()), 3),
         "within_1": round(float((errors <= 1.0).mean()), 3), "within_1_5": round(float((errors <= 1.5).mean()), 3),
         "over_1_5": int(sum(1 for e in errors if e > 1.5)), "no_estimate": missing,
+        "coverage": round(1.0 - missing / len(errors), 3),  # share of windows (recordings) given a rate
     }
 
 
