@@ -108,7 +108,7 @@ def evaluate_composed(args) -> None:
             audio, onsets, changes = compose_night(args.seed + night, args.minutes, level)
             path = os.path.join(tmp, f"night{night}.flac")
             soundfile.write(path, audio, synth.RATE, subtype="PCM_16")
-            rates = {round(r["offset"]): r for r in run_estimator(path, args.binary)}
+            rates = {round(r["offset"]): r for r in run_estimator(path, args.binary, args.options.split())}
             end = args.minutes * 60.0
             boundary = 60.0
             while boundary <= end + 1e-6:
@@ -427,6 +427,8 @@ def main() -> None:
     parser.add_argument("--binary", default=BINARY)
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--jobs", type=int, default=2, help="rrujo-nested: analyses run at once")
+    parser.add_argument("--options", default="", help="composed: options for `sleepanalysis breathing`, e.g. "
+                        "'--harmonic-fraction 0'")
     parser.add_argument("--noise", type=int, default=100,
                         help="rrujo-nested: noise minutes in every fold's choice (default 100, the noise set's)")
     parser.add_argument("--cache", help="rrujo-nested: keep every setting's analyses in this JSON file (re-read "

@@ -13,7 +13,7 @@ enum BreathingCommand {
     static let specification = ArgumentSpecification(
         options: [
             "accelerometer", "format", "window", "peak-fraction", "alternation-threshold", "harmonic-fraction",
-            "minimum-score",
+            "minimum-score", "neighbour-windows",
         ],
         shortNames: ["f": "format"],
         allowsExtraPositionals: true,
@@ -31,7 +31,9 @@ enum BreathingCommand {
                   --peak-fraction F               tuning, for evaluation only (default 0.7)
                   --alternation-threshold T       tuning, for evaluation only (default 2)
                   --harmonic-fraction H           tuning, for evaluation only (default 0.6; 0: no sub-harmonic
-                                                  or neighbouring-window check)
+                                                  check)
+                  --neighbour-windows N           neighbouring-window check over N windows, for evaluation only
+                                                  (default 0: off)
                   --minimum-score S               abstention, for evaluation only (default 0.15)
 
             """)
@@ -59,6 +61,12 @@ enum BreathingCommand {
                 throw CommandLineError.usage("--harmonic-fraction must be in 0...1")
             }
             options.harmonicFraction = fraction
+        }
+        if let windows = try parsed.option("neighbour-windows", as: Int.self) {
+            guard (0...20).contains(windows) else {
+                throw CommandLineError.usage("--neighbour-windows must be in 0...20")
+            }
+            options.neighbourWindows = windows
         }
         if let score = try parsed.option("minimum-score", as: Double.self) {
             guard score > 0, score < 1 else { throw CommandLineError.usage("--minimum-score must be in (0, 1)") }

@@ -26,7 +26,7 @@ public enum BreathingAnalysis {
         configuration.peakFraction = options.peakFraction
         configuration.alternationThreshold = options.alternationThreshold
         configuration.harmonicFraction = options.harmonicFraction
-        configuration.neighbourWindows = options.harmonicFraction > 0 ? configuration.neighbourWindows : 0
+        configuration.neighbourWindows = options.neighbourWindows
         configuration.minimumScore = options.minimumScore
         let windowSeconds = options.windowSeconds
         if windowSeconds != configuration.windowSeconds {

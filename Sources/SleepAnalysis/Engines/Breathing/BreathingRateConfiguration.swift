@@ -26,10 +26,12 @@ package struct BreathingRateConfiguration: Sendable, Hashable {
     /// multiple of the shorter period has an autocorrelation peak at least this fraction of the one at the period;
     /// 0 switches it off.
     var harmonicFraction: Double = 0.6
-    /// Neighbouring windows: an audio rate about 2 or 3 times (or a half or a third of) the median of the last
-    /// `neighbourWindows` audio rates is replaced by the window's own periodicity near that median, when the window
-    /// has one scoring at least `minimumScore`, and otherwise not published; 0 windows switches the check off.
-    var neighbourWindows: Int = 4
+    /// Neighbouring windows (off by default): with N > 0, an audio rate about a half or a third of the median of
+    /// the last N audio rates is replaced by the window's own periodicity near that median when the window has one
+    /// scoring at least `minimumScore`; such a rate without it, and a rate 2 or 3 times the median, is not
+    /// published (`BreathingRateEstimator.neighbourDecision`). Off because on composed nights, whose rate jumps at
+    /// random, it dropped real changes of rate and helped nowhere (`Tools/breathing/README.md`).
+    var neighbourWindows: Int = 0
     /// Summary-autocorrelation score below which a window counts as not periodic (no estimate).
     var minimumScore: Double = 0.15
     /// Score that maps to confidence 1 (confidence rises linearly from `scoreAtZeroConfidence`).

@@ -225,10 +225,14 @@ package final class BreathingRateEstimator {
         case drop
     }
 
-    /// The neighbouring-window check: a rate about 2 or 3 times (or a half or a third of) the median of the last
-    /// windows' rates (at least two) is replaced by the window's periodicity near that median when it scores at
-    /// least `minimumScore` (a harmonic was picked, not a new rate), and dropped otherwise (a rate off by a factor
-    /// looks right and is worse than none). Any other rate is kept.
+    /// The neighbouring-window check, for a rate about 2 or 3 times (or a half or a third of) the median of the last
+    /// windows' rates (at least two); any other rate is kept.
+    ///
+    /// A rate slower than its neighbours by such a factor may be a period of two or three breaths: it is replaced by
+    /// the window's periodicity near the neighbours' rate when that scores at least `minimumScore`, and dropped
+    /// otherwise. A rate faster by such a factor is dropped, never replaced: a real speed-up to twice the rate still
+    /// has an autocorrelation peak at the old period (two new breaths), so "correcting" it would report the old
+    /// rate (composed nights, `Tools/breathing/README.md`). A rate off by a factor looks right and is worse than none.
     ///
     /// - Parameters:
     ///   - bpm: The window's rate.
@@ -239,7 +243,7 @@ package final class BreathingRateEstimator {
         bpm: Double, recent: [Double], minimumScore: Double, near: (Double) -> (bpm: Double, score: Double)?
     ) -> NeighbourDecision {
         guard recent.count >= 2, let neighbour = median(recent), isFactor(bpm / neighbour) else { return .keep }
-        guard let found = near(neighbour), found.score >= minimumScore else { return .drop }
+        guard neighbour > bpm, let found = near(neighbour), found.score >= minimumScore else { return .drop }
         return .replace(bpm: found.bpm, score: found.score)
     }
 

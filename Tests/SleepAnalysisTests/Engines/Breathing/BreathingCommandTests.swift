@@ -19,7 +19,10 @@ final class BreathingCommandTests: XCTestCase {
 
     func test_breathing_tuning_options_out_of_range_are_usage_errors() throws {
         let clip = FixturePaths.fixtures.appendingPathComponent("clip_breathing_15bpm.ogg").path
-        for arguments in [["--minimum-score", "0"], ["--minimum-score", "1.5"], ["--harmonic-fraction", "-0.1"]] {
+        for arguments in [
+            ["--minimum-score", "0"], ["--minimum-score", "1.5"], ["--harmonic-fraction", "-0.1"],
+            ["--neighbour-windows", "21"],
+        ] {
             let output = try runCommandLineTool(["breathing", clip] + arguments)
             XCTAssertEqual(output.status, 64, "\(arguments): \(output.standardError)")
         }

@@ -207,6 +207,10 @@ final class BreathingNeighbourCheckTests: XCTestCase {
         let weak: (Double) -> (bpm: Double, score: Double)? = { _ in (bpm: 15, score: 0.05) }
         XCTAssertEqual(
             BreathingRateEstimator.neighbourDecision(bpm: 45, recent: [15, 15], minimumScore: 0.1, near: none), .drop)
+        // Twice as fast is dropped even when the window is periodic at the old rate (two new breaths make that peak)
+        let old: (Double) -> (bpm: Double, score: Double)? = { _ in (bpm: 15, score: 0.5) }
+        XCTAssertEqual(
+            BreathingRateEstimator.neighbourDecision(bpm: 30, recent: [15, 15], minimumScore: 0.1, near: old), .drop)
         XCTAssertEqual(
             BreathingRateEstimator.neighbourDecision(bpm: 5.1, recent: [15, 15], minimumScore: 0.1, near: weak), .drop)
         // Not a factor away (a real change of 30 %), too little history, or no history: kept
