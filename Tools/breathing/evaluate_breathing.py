@@ -366,10 +366,12 @@ def evaluate_counted(args) -> None:
     with open(manifest, newline="") as handle:
         rows = [r for r in csv.DictReader(handle, delimiter="\t") if r["class"] == "breathing"]
     errors = []
+    analysed = 0
     for row in rows:
         match = re.search(r"inhale=(\d+) exhale=(\d+)", row["notes"])
         if not match or "rrujo" in row["file"]:
             continue
+        analysed += 1
         duration = float(row["duration_s"])
         inhale, exhale = int(match.group(1)), int(match.group(2))
         by_inhale, by_exhale = 60.0 * inhale / duration, 60.0 * exhale / duration
@@ -386,8 +388,9 @@ def evaluate_counted(args) -> None:
             text = "no estimate"
         print(f"{row['file']:45s} {duration:5.1f} s  inhale {inhale} exhale {exhale} "
               f"(~{by_inhale:4.1f}-{by_exhale:4.1f}/min)  {text}")
-    print(json.dumps([describe(np.array(errors), "hand-counted clips (error to the nearer of the two counts)")],
-                     indent=1))
+    row = describe(np.array(errors), "hand-counted clips (error to the nearer of the two counts)")
+    row["coverage"] = round(len(errors) / max(1, analysed), 3)  # the errors above are of the clips given a rate
+    print(json.dumps([row], indent=1))
 
 
 def evaluate_noise(args) -> None:
