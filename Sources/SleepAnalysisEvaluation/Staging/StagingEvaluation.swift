@@ -60,9 +60,13 @@ package struct StagingEvaluation: Sendable, Codable {
     /// The median width of the subjects' 90 % total-sleep ranges (minutes).
     package var totalSleepRangeMedianWidth: Double {
         let widths = subjects.map(\.totalSleep.range.width).sorted()
-        guard !widths.isEmpty else { return .nan }
-        return widths.count % 2 == 1
-            ? widths[widths.count / 2] : (widths[widths.count / 2 - 1] + widths[widths.count / 2]) / 2
+        return widths.isEmpty ? .nan : Self.median(widths)
+    }
+
+    /// The median of sorted, non-empty `values`.
+    private static func median(_ values: [Double]) -> Double {
+        let middle = values.count / 2
+        return values.count % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2
     }
 
     /// Whole-night figures, all epochs pooled.
@@ -176,15 +180,7 @@ package struct StagingEvaluation: Sendable, Codable {
         var reliability = ReliabilityTally()
         for group in groups { reliability.add(group.tally) }
         let finite = kappas.filter(\.isFinite).sorted()
-        let spread =
-            finite.isEmpty
-            ? []
-            : [
-                finite[0],
-                finite.count % 2 == 1
-                    ? finite[finite.count / 2] : (finite[finite.count / 2 - 1] + finite[finite.count / 2]) / 2,
-                finite[finite.count - 1],
-            ]
+        let spread = finite.isEmpty ? [] : [finite[0], median(finite), finite[finite.count - 1]]
         return ContextSummary(
             reliability: reliability,
             fourClassKappaInterval: SubjectBootstrap.interval(groups: groups) {
