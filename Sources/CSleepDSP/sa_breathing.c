@@ -154,6 +154,7 @@ struct sa_breath_period {
     double *summary;     /* acf_lags */
     double *fold;        /* 3 * fold_bins: sum, sum of squares, count */
     size_t fold_bins;
+    int summary_ready;   /* summary holds the last analysed window's autocorrelation */
 };
 
 sa_breath_period_config sa_breath_period_default_config(double frame_rate) {
@@ -166,6 +167,7 @@ sa_breath_period_config sa_breath_period_default_config(double frame_rate) {
     c.peak_fraction = 0.7;
     c.alternation_threshold = 2.0;
     c.half_cycle_search = 0;
+    c.harmonic_fraction = 0.6;
     return c;
 }
 
@@ -191,7 +193,8 @@ sa_status sa_breath_period_init(sa_breath_period **out, const sa_breath_period_c
     const sa_breath_period_config c = *config;
     if (!(c.frame_rate > 0.0) || !(c.min_bpm > 0.0) || !(c.max_bpm > c.min_bpm) || !(c.detrend_seconds > 0.0) ||
         c.smooth_frames < 1 || !(c.peak_fraction > 0.0 && c.peak_fraction <= 1.0) ||
-        !(c.alternation_threshold > 0.0) || (c.half_cycle_search != 0 && c.half_cycle_search != 1) || max_frames < 8 ||
+        !(c.alternation_threshold > 0.0) || (c.half_cycle_search != 0 && c.half_cycle_search != 1) ||
+        !(c.harmonic_fraction >= 0.0 && c.harmonic_fraction <= 1.0) || max_frames < 8 ||
         max_channels < 1)
         return SA_ERR_INVALID_ARGUMENT;
     sa_breath_period *a = calloc(1, sizeof *a);
@@ -304,6 +307,19 @@ static size_t peak_near(const double *r, size_t center) {
     return peak;
 }
 
+/* The local peak of r nearest to lag `center` within +-`reach` lags (reach >= 1), or 0 when there is none inside
+ * 1..lags-2. */
+static size_t local_peak(const double *r, size_t lags, double center, double reach) {
+    const double lo = fmax(1.0, floor(center - reach)), hi = fmin((double)lags - 2.0, ceil(center + reach));
+    size_t best = 0;
+    for (size_t lag = (size_t)lo; (double)lag <= hi; lag++) {
+        if (r[lag] >= r[lag - 1] && r[lag] >= r[lag + 1] && (best == 0 || fabs((double)lag - center) <
+                                                                     fabs((double)best - center)))
+            best = lag;
+    }
+    return best;
+}
+
 /* Ratio of the squared difference between the two halves of the cycle folded at `period` (frames) to its
  * expected value if both halves were alike: about 1 for a signal whose true period is period / 2. */
 static double alternation_ratio(sa_breath_period *a, size_t n, size_t channels, const uint8_t *mask, double period) {
@@ -344,6 +360,7 @@ sa_status sa_breath_period_analyze(sa_breath_period *a, const float *frames, siz
         channels > a->max_channels)
         return SA_ERR_INVALID_ARGUMENT;
     memset(result, 0, sizeof *result);
+    a->summary_ready = 0;
     size_t valid = 0;
     for (size_t t = 0; t < n; t++) valid += (mask == NULL || mask[t]) ? 1 : 0;
     result->valid_fraction = n > 0 ? (double)valid / (double)n : 0.0;
@@ -404,6 +421,31 @@ sa_status sa_breath_period_analyze(sa_breath_period *a, const float *frames, siz
             score = r[peak];
         }
     }
+    /* Sub-harmonic check: a period that is k times the breath (a louder breath every second or third one, or a
+     * half-cycle wrongly doubled) still has peaks at every multiple of the true period. When each multiple of
+     * period / k below the period has a peak at least harmonic_fraction of the one at the period, the breath is
+     * period / k; for k = 2 the halves of the cycle folded at the period must also be alike (else inhale and
+     * exhale differ and the period is the breath). k = 3 first, so a tripled period is not only halved. */
+    result->harmonic = 1;
+    if (a->config.harmonic_fraction > 0.0) {
+        const double at_period = r[(size_t)lround(period)];
+        for (int k = 3; k >= 2 && at_period > 0.0; k--) {
+            const double q = period / (double)k;
+            if (q < (double)a->min_lag || q + 2.0 >= (double)lags) continue;
+            int supported = 1;
+            for (int j = 1; j < k && supported; j++) {
+                const size_t peak = local_peak(r, lags, q * j, fmax(1.0, 0.12 * q));
+                supported = peak != 0 && r[peak] >= a->config.harmonic_fraction * at_period;
+            }
+            if (!supported) continue;
+            if (k == 2 && alternation_ratio(a, n, channels, mask, period) > a->config.alternation_threshold) continue;
+            const size_t peak = local_peak(r, lags, q, fmax(1.0, 0.12 * q));
+            period = refine_peak(r, peak);
+            score = r[peak];
+            result->harmonic = k;
+            break;
+        }
+    }
     /* A breathing rhythm repeats: average the correlation at the period with that at twice the period, which a
      * chance peak of noise rarely has as well. */
     const size_t twice = (size_t)lround(2.0 * period);
@@ -411,5 +453,25 @@ sa_status sa_breath_period_analyze(sa_breath_period *a, const float *frames, siz
     result->found = 1;
     result->bpm = 60.0 * a->config.frame_rate / period;
     result->score = score;
+    a->summary_ready = 1;
     return SA_OK;
+}
+
+int sa_breath_period_rate_near(const sa_breath_period *a, double bpm, double tolerance, double *out_bpm,
+                               double *out_score) {
+    if (a == NULL || out_bpm == NULL || out_score == NULL || !a->summary_ready || !(bpm > 0.0) ||
+        !(tolerance > 0.0 && tolerance < 1.0))
+        return 0;
+    const double center = 60.0 * a->config.frame_rate / bpm;
+    if (center < (double)a->min_lag - 1.0 || center > (double)a->max_lag + 1.0) return 0;
+    const double *r = a->summary;
+    const size_t peak = local_peak(r, a->acf_lags, center, fmax(1.0, tolerance * center));
+    if (peak < 2 || !(r[peak] > 0.0)) return 0;
+    const double period = refine_peak(r, peak);
+    double score = r[peak];
+    const size_t twice = (size_t)lround(2.0 * period);
+    if (twice >= 5 && twice + 5 < a->acf_lags) score = 0.5 * (score + fmax(0.0, r[peak_near(r, twice)]));
+    *out_bpm = 60.0 * a->config.frame_rate / period;
+    *out_score = score;
+    return 1;
 }

@@ -17,6 +17,8 @@ Usage (from the repository root, after `swift build`):
   python3 Tools/breathing/evaluate_breathing.py composed [--nights 12] [--minutes 10] [--seed 7]
   python3 Tools/breathing/evaluate_breathing.py rrujo [--data ../shared/data]
   python3 Tools/breathing/evaluate_breathing.py rrujo-loso [--data ../shared/data]   (leave one subject out)
+  python3 Tools/breathing/evaluate_breathing.py rrujo-nested [--data ../shared/data] [--jobs 2] [--noise 24]
+            (nested: every setting, the abstention included, chosen without the held-out subject)
   python3 Tools/breathing/evaluate_breathing.py counted [--data ../shared/data]
   python3 Tools/breathing/evaluate_breathing.py noise [--seed 7]
 Nothing from ../shared/data is copied; composed nights are written to a temporary directory and deleted.
@@ -61,6 +63,7 @@ def describe(errors: np.ndarray, label: str) -> dict:
         "p75": round(float(q[2]), 3), "p90": round(float(q[3]), 3), "mean": round(float(errors.mean()), 3),
         "within_1": round(float((errors <= 1.0).mean()), 3), "within_1_5": round(float((errors <= 1.5).mean()), 3),
         "over_1_5": int(sum(1 for e in errors if e > 1.5)), "no_estimate": missing,
+        "coverage": round(1.0 - missing / len(errors), 3),  # share of windows (recordings) given a rate
     }
 
 
@@ -105,7 +108,7 @@ def evaluate_composed(args) -> None:
             audio, onsets, changes = compose_night(args.seed + night, args.minutes, level)
             path = os.path.join(tmp, f"night{night}.flac")
             soundfile.write(path, audio, synth.RATE, subtype="PCM_16")
-            rates = {round(r["offset"]): r for r in run_estimator(path, args.binary)}
+            rates = {round(r["offset"]): r for r in run_estimator(path, args.binary, args.options.split())}
             end = args.minutes * 60.0
             boundary = 60.0
             while boundary <= end + 1e-6:
@@ -204,6 +207,158 @@ def evaluate_rrujo_loso(args) -> None:
     print(json.dumps(report, indent=1))
 
 
+NESTED_GRID = [(p, t, h) for p in (0.6, 0.7, 0.8) for t in (1.5, 2.0, 2.5) for h in (0.0, 0.6)]
+NESTED_SCORES = (0.10, 0.125, 0.15, 0.2)  # abstention: periodicity score below which a window gets no rate
+FLOOR_SCORE = 0.10  # the runs report every window scoring at least this; the abstention is applied here
+
+
+def score_of(confidence: float) -> float:
+    """The periodicity score of a rate from its confidence (linear 0.1 -> 0, 0.45 -> 1; scores from 0.10 are
+    recovered exactly below confidence 1, and confidence 1 means at least 0.45, above every threshold tried)."""
+    return 0.1 + 0.35 * confidence
+
+
+def is_factor_error(got: float, truth: float) -> bool:
+    """Off by a factor (about x2, x3, x1/2, x1/3 or more): the ratio is 1.6 or more, or 0.625 or less."""
+    ratio = got / truth
+    return ratio >= 1.6 or ratio <= 0.625
+
+
+def noise_files(tmp: str, seed: int, count: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    kinds = ["white", "pink", "brown", "room tone"]
+    paths = []
+    for index in range(count):
+        kind = kinds[index % len(kinds)]
+        level = float(rng.uniform(-70.0, -30.0))
+        n = int(60 * synth.RATE)
+        if kind == "white":
+            audio = synth.set_rms(rng.standard_normal(n), level)
+        elif kind == "pink":
+            audio = synth.set_rms(synth.pink_noise(rng, n), level)
+        elif kind == "brown":
+            audio = synth.set_rms(synth.brown_noise(rng, n), level)
+        else:
+            audio = synth.room_tone(rng, 60.0, level_db=level, fan_hz=float(rng.choice([50.0, 60.0, 100.0])))
+        path = os.path.join(tmp, f"noise{index}.flac")
+        soundfile.write(path, audio.astype(np.float32), synth.RATE, subtype="PCM_16")
+        paths.append(path)
+    return paths
+
+
+def evaluate_rrujo_nested(args) -> None:
+    """Nested leave one subject out over every paced recording: for each held-out subject, every setting -- the
+    peak fraction, the alternation threshold, the sub-harmonic check (on at 0.6 or off) and the abstention score --
+    is chosen on the other subjects alone (`objective`: most recordings within 1.5 bpm with a missing rate counted as
+    a miss, less the share of noise minutes given a rate and the share of factor errors), and the held-out subject
+    is scored with it. Reports accuracy beside coverage (the share of recordings with a rate), the
+    factor errors, the spread between folds and a bootstrap interval by subject."""
+    folder = os.path.join(args.data, "audio", "breathing", "rrujo")
+    files = []
+    for name in sorted(os.listdir(folder)):
+        match = re.match(r"rrujo_(\d+)_(\d+)bpm\.flac$", name)
+        if match:
+            files.append((name, match.group(1), float(match.group(2))))
+    import concurrent.futures
+
+    def best_rate(path: str, setting) -> dict | None:
+        p, t, h = setting
+        rates = run_estimator(path, args.binary, ["--peak-fraction", str(p), "--alternation-threshold", str(t),
+                                                  "--harmonic-fraction", str(h), "--minimum-score", str(FLOOR_SCORE)])
+        return max(rates, key=lambda r: r["confidence"]) if rates else None
+
+    found: dict = {}
+    if args.cache and os.path.exists(args.cache):
+        with open(args.cache) as handle:
+            found = {(tuple(k[0]), k[1]): v for k, v in json.load(handle)}
+    wanted = [(setting, name) for setting in NESTED_GRID for name in [f[0] for f in files] +
+              [f"noise{index}.flac" for index in range(args.noise)]]
+    if any(key not in found for key in wanted):
+        with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            noise = noise_files(tmp, args.seed, args.noise)
+            jobs = {}
+            for setting, name in wanted:
+                if (setting, name) in found:
+                    continue
+                path = os.path.join(tmp, name) if name.startswith("noise") else os.path.join(folder, name)
+                jobs[(setting, name)] = pool.submit(best_rate, path, setting)
+            for key, job in jobs.items():
+                found[key] = job.result()
+        if args.cache:  # the analyses of every setting, so that a change of objective does not re-run them
+            with open(args.cache, "w") as handle:
+                json.dump([[list(k), v] for k, v in found.items()], handle)
+    found = {key: found[key] for key in wanted}
+
+    def outcome(setting, score, name, truth):
+        best = found[(setting, name)]
+        if best is None or score_of(best["confidence"]) < score - 1e-9:
+            return None
+        return best["bpm"]
+
+    def figures(pairs):
+        """pairs: (got or None, truth)."""
+        errors = np.array([abs(g - t) if g is not None else np.inf for g, t in pairs])
+        return dict(
+            recordings=len(pairs), within_1_5=float(np.mean(errors <= 1.5)) if len(pairs) else float("nan"),
+            coverage=float(np.mean([g is not None for g, _ in pairs])) if len(pairs) else float("nan"),
+            median_error=float(np.median(errors)) if len(pairs) else float("nan"),
+            factor_errors=sum(1 for g, t in pairs if g is not None and is_factor_error(g, t)),
+            no_rate=sum(1 for g, _ in pairs if g is None))
+
+    def noise_share(setting, score):
+        return float(np.mean([found[(setting, name)] is not None and
+                              score_of(found[(setting, name)]["confidence"]) >= score - 1e-9
+                              for name in [k[1] for k in found if k[0] == setting and k[1].startswith("noise")]]))
+
+    candidates = [(setting, score) for setting in NESTED_GRID for score in NESTED_SCORES]
+    default = ((0.7, 2.0, 0.6), 0.15)
+
+    def objective(candidate, recordings):
+        """Smaller is better: the share within 1.5 bpm (a missing rate a miss) less the share of noise minutes
+        given a rate and less the share of factor errors again (a rate off by a factor is worse than none: it
+        looks right), then fewest factor errors, lowest median error, nearest the defaults."""
+        setting, score = candidate
+        f = figures([(outcome(setting, score, n, t), t) for n, _, t in recordings])
+        distance = sum(abs(a - b) for a, b in zip(setting + (score,), default[0] + (default[1],)))
+        return (-(f["within_1_5"] - noise_share(setting, score) - f["factor_errors"] / max(1, f["recordings"])),
+                f["factor_errors"], round(f["median_error"], 3), distance)
+    held_out_pairs, report, per_subject = [], [], {}
+    for subject in sorted({f[1] for f in files}):
+        train = [f for f in files if f[1] != subject]
+        test = [f for f in files if f[1] == subject]
+
+        chosen = min(candidates, key=lambda candidate: objective(candidate, train))
+        pairs = [(outcome(chosen[0], chosen[1], n, t), t) for n, _, t in test]
+        held_out_pairs += pairs
+        per_subject[subject] = pairs
+        row = figures(pairs)
+        row.update(subject=subject, peak_fraction=chosen[0][0], alternation_threshold=chosen[0][1],
+                   harmonic_fraction=chosen[0][2], minimum_score=chosen[1],
+                   noise_minutes_with_rate_at_choice=noise_share(*chosen))
+        report.append(row)
+    overall = figures(held_out_pairs)
+    subjects = sorted(per_subject)
+    rng = np.random.default_rng(49)
+    boot = []
+    for _ in range(1000):
+        drawn = [per_subject[subjects[i]] for i in rng.integers(0, len(subjects), len(subjects))]
+        boot.append(figures([p for pairs in drawn for p in pairs])["within_1_5"])
+    overall["within_1_5_bootstrap_95"] = [float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5))]
+    overall["within_1_5_by_fold"] = [r["within_1_5"] for r in report]
+    overall["set"] = "rrujo nested leave-one-subject-out (every setting chosen without the subject)"
+    on_all = min(candidates, key=lambda candidate: objective(candidate, files))
+    overall["chosen_on_all_subjects"] = dict(
+        peak_fraction=on_all[0][0], alternation_threshold=on_all[0][1], harmonic_fraction=on_all[0][2],
+        minimum_score=on_all[1], **figures([(outcome(on_all[0], on_all[1], n, t), t) for n, _, t in files]))
+    fixed = []
+    for setting in [(0.7, 2.0, 0.0), (0.7, 2.0, 0.6)]:
+        f = figures([(outcome(setting, 0.15, n, t), t) for n, _, t in files])
+        f.update(set=f"all subjects, fixed peak_fraction 0.7, alternation 2.0, harmonic {setting[2]}, score 0.15",
+                 noise_minutes_with_rate=noise_share(setting, 0.15))
+        fixed.append(f)
+    print(json.dumps([overall] + report + fixed, indent=1))
+
+
 def evaluate_counted(args) -> None:
     """Hand-counted clips (20 s): analysed with a 20-s window; the count of inhalations (and of exhalations, which
     the counters sometimes made differ) over the clip's length gives the reference rate."""
@@ -211,10 +366,12 @@ def evaluate_counted(args) -> None:
     with open(manifest, newline="") as handle:
         rows = [r for r in csv.DictReader(handle, delimiter="\t") if r["class"] == "breathing"]
     errors = []
+    analysed = 0
     for row in rows:
         match = re.search(r"inhale=(\d+) exhale=(\d+)", row["notes"])
         if not match or "rrujo" in row["file"]:
             continue
+        analysed += 1
         duration = float(row["duration_s"])
         inhale, exhale = int(match.group(1)), int(match.group(2))
         by_inhale, by_exhale = 60.0 * inhale / duration, 60.0 * exhale / duration
@@ -231,8 +388,9 @@ def evaluate_counted(args) -> None:
             text = "no estimate"
         print(f"{row['file']:45s} {duration:5.1f} s  inhale {inhale} exhale {exhale} "
               f"(~{by_inhale:4.1f}-{by_exhale:4.1f}/min)  {text}")
-    print(json.dumps([describe(np.array(errors), "hand-counted clips (error to the nearer of the two counts)")],
-                     indent=1))
+    row = describe(np.array(errors), "hand-counted clips (error to the nearer of the two counts)")
+    row["coverage"] = round(len(errors) / max(1, analysed), 3)  # the errors above are of the clips given a rate
+    print(json.dumps([row], indent=1))
 
 
 def evaluate_noise(args) -> None:
@@ -264,16 +422,23 @@ def evaluate_noise(args) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("set", choices=["composed", "rrujo", "rrujo-loso", "counted", "noise"])
+    parser.add_argument("set", choices=["composed", "rrujo", "rrujo-loso", "rrujo-nested", "counted", "noise"])
     parser.add_argument("--nights", type=int, default=12)
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data"))
     parser.add_argument("--binary", default=BINARY)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--jobs", type=int, default=2, help="rrujo-nested: analyses run at once")
+    parser.add_argument("--options", default="", help="composed: options for `sleepanalysis breathing`, e.g. "
+                        "'--harmonic-fraction 0'")
+    parser.add_argument("--noise", type=int, default=100,
+                        help="rrujo-nested: noise minutes in every fold's choice (default 100, the noise set's)")
+    parser.add_argument("--cache", help="rrujo-nested: keep every setting's analyses in this JSON file (re-read "
+                        "when it exists)")
     args = parser.parse_args()
     {"composed": evaluate_composed, "rrujo": evaluate_rrujo, "rrujo-loso": evaluate_rrujo_loso,
-     "counted": evaluate_counted, "noise": evaluate_noise}[args.set](args)
+     "rrujo-nested": evaluate_rrujo_nested, "counted": evaluate_counted, "noise": evaluate_noise}[args.set](args)
 
 
 if __name__ == "__main__":

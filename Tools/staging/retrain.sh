@@ -15,7 +15,8 @@
 #   loso/<subject>.json     one model per subject, trained without that subject
 #   loso-python.json        the pooled held-out figures of train.py's Python mirror of the decoding
 #   loso-swift.json         the pooled held-out figures computed by the Swift engine (the model card's table)
-# and Models/staging.json, trained on every subject.
+#   loso-uncalibrated/, loso-swift-uncalibrated.json   the fold models without calibration and their figures
+# and Models/staging.json, trained on every subject, and Models/staging-reliability.svg.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -52,6 +53,18 @@ python3 Tools/staging/train.py --features "$W/features.csv" --hypnograms "$HYPNO
 
 # 3. The held-out figures through the Swift engine: every subject staged by the model that never saw it.
 "$CLI" evaluate staging --dataset walch --root "$WALCH" --model-dir "$W/loso" --format json > "$W/loso-swift.json"
+
+# 3b. The same fold models without their calibration (the card's "before" column), and the reliability diagram.
+rm -rf "$W/loso-uncalibrated"
+mkdir -p "$W/loso-uncalibrated"
+for model in "$W"/loso/*.json; do
+    python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); m.pop("calibration", None); json.dump(m, open(sys.argv[2], "w"))' \
+        "$model" "$W/loso-uncalibrated/$(basename "$model")"
+done
+"$CLI" evaluate staging --dataset walch --root "$WALCH" --model-dir "$W/loso-uncalibrated" --format json \
+    > "$W/loso-swift-uncalibrated.json"
+python3 Tools/staging/reliability_svg.py "$W/loso-swift.json" --before "$W/loso-swift-uncalibrated.json" \
+    --out Models/staging-reliability.svg
 
 # 4. The shipped model, trained on every subject.
 python3 Tools/staging/train.py --features "$W/features.csv" --hypnograms "$HYPNOGRAMS" \

@@ -52,6 +52,9 @@ EXPONENTS = [0.5, 1.0, None]  # None: no sequence model (each epoch decided alon
 MIN_WAKE_SPECIFICITY = 0.6  # --min-wake-specificity
 WAKE_CLASS_WEIGHT = 1.0  # --wake-class-weight: training weight of wake epochs in the classifiers
 AVAILABILITY_WINDOW = 20
+CALIBRATION_BINS = 10  # equal-width confidence bins of the expected calibration error
+TEMPERATURE_GRID = np.exp(np.arange(np.log(0.25), np.log(6.0), 0.01))
+CALIBRATE = True  # --no-calibration: ship temperature 1 (the probabilities as they were)
 # A priori (no audio-labelled PSG data): snoring happens in sleep, so each 3 s of snoring in an epoch multiplies the
 # wake probability by 1 - 0.8 (SleepStager applies it per 3 s).
 SNORING_WAKE_SUPPRESSION = 0.8
@@ -221,6 +224,56 @@ def scores(truth, predicted):
     )
 
 
+def published(post_by_subject, context, seq, exponent, weights, temperature=1.0):
+    """The probabilities the Swift stager publishes per epoch: the (smoothed) posterior times the decision weights,
+    normalised, then tempered (`StagingCalibration`: each probability to the power 1 / temperature, normalised
+    again; the most probable stage does not change)."""
+    out = {}
+    for subject, p in smooth(post_by_subject, context, seq, exponent).items():
+        q = np.maximum(p * weights, 0.0)
+        q = q / np.maximum(q.sum(axis=1, keepdims=True), 1e-300)
+        out[subject] = temper(q, temperature)
+    return out
+
+
+def temper(q, temperature):
+    if temperature == 1.0:
+        return q
+    logq = np.log(np.maximum(q, 1e-12)) / temperature
+    logq -= logq.max(axis=1, keepdims=True)
+    e = np.exp(logq)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def expected_calibration_error(probabilities, truth, bins=CALIBRATION_BINS):
+    """Top-label expected calibration error: epochs binned by the probability of their most probable stage
+    (equal-width bins over 0-1), the mean |accuracy - confidence| weighted by the bin's share of epochs."""
+    ok = truth >= 0
+    p, t = probabilities[ok], truth[ok]
+    confidence = p.max(axis=1)
+    correct = (p.argmax(axis=1) == t).astype(float)
+    index = np.minimum((confidence * bins).astype(int), bins - 1)
+    total = 0.0
+    for b in range(bins):
+        m = index == b
+        if m.any():
+            total += m.sum() * abs(correct[m].mean() - confidence[m].mean())
+    return float(total / max(1, len(t)))
+
+
+def fit_temperature(probabilities, truth):
+    """The temperature minimising the negative log-likelihood of the scored epochs (a grid of 1 % steps, 0.25-6)."""
+    ok = truth >= 0
+    p, t = probabilities[ok], truth[ok]
+    best = None
+    for temperature in TEMPERATURE_GRID:
+        q = temper(p, temperature)
+        nll = -np.mean(np.log(np.maximum(q[np.arange(len(t)), t], 1e-12)))
+        if best is None or nll < best[0]:
+            best = (nll, float(temperature))
+    return round(best[1], 4)
+
+
 def tune(post_by_subject, labels_by_subject, context, seq):
     """Emission exponent (or no sequence model) and decision weights maximising kappa4 + kappa3 + kappa2
     (wake specificity >= 0.6)."""
@@ -286,7 +339,17 @@ def train_model(table, subjects, transitions, log):
             # The prior counts minutes asleep with the decision weights: tune again with it applied (it counts
             # with the first pass's weights; the model then applies it with the final ones).
             tuned[context] = tune(with_architecture(oof, tuned[context][1]), labels, context, seq)
-        log(f"  {context}: exponent {tuned[context][0]} weights {tuned[context][1].tolist()}")
+        # Temperature scaling, fitted on the same inner out-of-fold predictions (so a held-out subject never
+        # influences it): the probabilities the stager would publish for the training subjects it did not see.
+        oof_post = with_architecture(oof, tuned[context][1]) if ARCHITECTURE is not None else oof
+        published_oof = published(oof_post, context, seq, tuned[context][0], np.array(tuned[context][1]))
+        stacked = np.concatenate([published_oof[s] for s in subjects])
+        truth = np.concatenate([labels[s] for s in subjects])
+        temperature = fit_temperature(stacked, truth) if CALIBRATE else 1.0
+        tuned[context] = (tuned[context][0], tuned[context][1], temperature)
+        log(f"  {context}: exponent {tuned[context][0]} weights {tuned[context][1].tolist()} temperature "
+            f"{temperature} (inner ECE {expected_calibration_error(stacked, truth):.3f} -> "
+            f"{expected_calibration_error(temper(stacked, temperature), truth):.3f})")
     labelled = rows[table.labels[rows] >= 0]
     variants, boosters = [], {}
     for context in CONTEXTS:
@@ -305,6 +368,7 @@ def train_model(table, subjects, transitions, log):
         decisionWeights={c: tuned[c][1].tolist() for c in CONTEXTS},
         clockPrior=dict(binHours=CLOCK_BIN_HOURS, probabilities=clock.tolist()),
         snoringWakeSuppression=SNORING_WAKE_SUPPRESSION,
+        calibration={c: dict(temperature=tuned[c][2]) for c in CONTEXTS},
     )
     if ARCHITECTURE is not None:
         model["architecture"] = ARCHITECTURE  # the prior the weights were tuned with travels with the model
@@ -324,17 +388,19 @@ def loso_fold(held_out):
     model, boosters, seq, clock, tuned = train_model(table, training, transitions, log)
     with open(os.path.join(directory, f"{held_out}.json"), "w") as handle:
         json.dump(model, handle)
-    predicted = {}
+    predicted, probabilities = {}, {}
     for context in CONTEXTS:
         models = {v: boosters[(v, context)] for v in VARIANTS}
         post = with_architecture(posteriors(table, models, rows_by(table, [held_out]), context, clock),
                                  tuned[context][1])
         predicted[context] = decode(post, context, seq, tuned[context][0], np.array(tuned[context][1]))[held_out]
-    return predicted
+        probabilities[context] = published(post, context, seq, tuned[context][0], np.array(tuned[context][1]),
+                                           tuned[context][2])[held_out]
+    return predicted, probabilities
 
 
 def main():
-    global ARCHITECTURE, LOSO_INPUTS, MIN_WAKE_SPECIFICITY, WAKE_CLASS_WEIGHT, AWAKE_GRID
+    global ARCHITECTURE, CALIBRATE, LOSO_INPUTS, MIN_WAKE_SPECIFICITY, WAKE_CLASS_WEIGHT, AWAKE_GRID
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--features", required=True)
     parser.add_argument("--hypnograms", required=True, help="sleepedf_hypnograms/epochs")
@@ -352,7 +418,10 @@ def main():
     parser.add_argument("--jobs", type=int, default=1,
                         help="leave-one-subject-out folds trained at once, one process each (default 1; the "
                         "figures do not depend on it)")
+    parser.add_argument("--no-calibration", action="store_true",
+                        help="ship temperature 1 in every context (no probability calibration)")
     args = parser.parse_args()
+    CALIBRATE = not args.no_calibration
     MIN_WAKE_SPECIFICITY, WAKE_CLASS_WEIGHT = args.min_wake_specificity, args.wake_class_weight
     if args.awake_weights:
         AWAKE_GRID = [float(w) for w in args.awake_weights.split(",")]
@@ -372,13 +441,17 @@ def main():
                 folds = pool.map(fold, subjects)
         else:
             folds = [fold(held_out) for held_out in subjects]
-        for held_out, by_context in zip(subjects, folds):
+        probabilities = {c: {} for c in CONTEXTS}
+        for held_out, (by_context, probabilities_by_context) in zip(subjects, folds):
             for context in CONTEXTS:
                 predicted[context][held_out] = by_context[context]
+                probabilities[context][held_out] = probabilities_by_context[context]
         summary = {}
         for context in CONTEXTS:
             truth = np.concatenate([table.labels[table.subjects == s] for s in subjects])
             summary[context] = scores(truth, np.concatenate([predicted[context][s] for s in subjects]))
+            summary[context]["expectedCalibrationError"] = expected_calibration_error(
+                np.concatenate([probabilities[context][s] for s in subjects]), truth)
         print(json.dumps(summary, indent=2))
     if args.out:
         log("final model")

@@ -52,9 +52,13 @@ typedef struct sa_breath_period_config {
     int half_cycle_search;      /* 1: also search down to half the shortest breath period, where a periodicity is two
                                  * sounds per breath (inhale and exhale) and its double is reported; 0: breath range
                                  * only (chest motion, one cycle per breath) */
+    double harmonic_fraction;   /* sub-harmonic check: the chosen period P is replaced by P / k (k = 3, then 2) when
+                                 * the summary autocorrelation has a peak at every multiple of P / k below P, each at
+                                 * least this fraction of the one at P (and, for k = 2, the two halves of the cycle
+                                 * folded at P are alike); 0 switches the check off */
 } sa_breath_period_config;
 
-/* Sensible defaults for frame_rate (6..30 bpm, 20 s detrend, 3-frame smoothing, 0.7, 2.0). */
+/* Sensible defaults for frame_rate (6..30 bpm, 20 s detrend, 3-frame smoothing, 0.7, 2.0, harmonic check 0.6). */
 sa_breath_period_config sa_breath_period_default_config(double frame_rate);
 
 /* What the analyser found in a window. */
@@ -63,6 +67,7 @@ typedef struct sa_breath_period_result {
     double bpm;          /* breaths per minute */
     double score;        /* mean summary autocorrelation at the chosen period and twice it, -1..1 */
     double alternation;  /* fold-test ratio for the doubled candidate */
+    int harmonic;        /* 1, or k when the sub-harmonic check divided the period by k */
     double valid_fraction; /* share of frames that were valid (mask) */
 } sa_breath_period_result;
 
@@ -76,6 +81,13 @@ sa_status sa_breath_period_init(sa_breath_period **out, const sa_breath_period_c
  * frames with nonzero bytes; invalid frames are ignored. */
 sa_status sa_breath_period_analyze(sa_breath_period *analyser, const float *frames, size_t frame_count,
                                    size_t channel_count, const uint8_t *mask, sa_breath_period_result *result);
+
+/* After an analysis that found a period: the autocorrelation peak nearest to `bpm` (within `tolerance`, a share of
+ * its period) in the last window's summary autocorrelation, as a rate and its score (the mean of the correlation at
+ * that period and twice it, as in sa_breath_period_analyze). Used to test a neighbouring window's rate. Returns 0
+ * (and leaves *out_bpm and *out_score alone) when there is no peak there or no analysis to read. */
+int sa_breath_period_rate_near(const sa_breath_period *analyser, double bpm, double tolerance, double *out_bpm,
+                               double *out_score);
 
 /* Frees the analyser and sets *analyser to NULL. */
 void sa_breath_period_destroy(sa_breath_period **analyser);

@@ -36,7 +36,7 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case sessionId, startTime, endTime, timeZone, events, breathingRates, sleepStageIntervals
         case realTimeSleepStageIntervals, sleepStagePredictions, statistics, audioStatistics, warnings, stagingBasis
-        case scoreUnavailableReason
+        case scoreUnavailableReason, confidence
     }
 
     /// Creates a result.
@@ -102,7 +102,8 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
     }
 
     /// Encodes the result; `warnings` only when there are some, so clean nights encode as before;
-    /// `scoreUnavailableReason` when the night cannot be scored (it is derived, so decoding ignores it).
+    /// `scoreUnavailableReason` when the night cannot be scored and `confidence` when there is one (both are
+    /// derived, so decoding ignores them).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sessionId, forKey: .sessionId)
@@ -119,6 +120,7 @@ public struct AnalysisResult: Sendable, Hashable, Codable {
         if !warnings.isEmpty { try container.encode(warnings, forKey: .warnings) }
         try container.encodeIfPresent(stagingBasis, forKey: .stagingBasis)
         try container.encodeIfPresent(scoreUnavailableReason, forKey: .scoreUnavailableReason)
+        try container.encodeIfPresent(confidence, forKey: .confidence)
     }
 
     /// The time zone of a decoded result: an IANA identifier, or Foundation's keyed form of `TimeZone`.

@@ -14,6 +14,8 @@ final class DSPBreathPeriodHandle {
         var score: Double
         /// Fold-test ratio for the doubled candidate.
         var alternation: Double
+        /// 1, or the factor the sub-harmonic check divided the period by (2 or 3).
+        var harmonic: Int
         /// Share of the window's frames that were valid.
         var validFraction: Double
     }
@@ -30,12 +32,14 @@ final class DSPBreathPeriodHandle {
     ///   - alternationThreshold: fold-test ratio above which the period is doubled.
     ///   - searchesHalfCycles: also search down to half the shortest breath period, where a periodicity is two
     ///     sounds per breath (inhale and exhale) and its double is reported (audio; not chest motion).
+    ///   - harmonicFraction: the sub-harmonic check's fraction (0 switches it off; see `sa_breathing.h`).
     ///   - maximumFrames: the most frames a window may have.
     ///   - maximumChannels: the most channels a frame may have.
     /// - Throws: `DSPError` ("sa_breath_period_init") for an unusable rate range or size, or a memory failure.
     init(
         frameRate: Double, minimumBpm: Double, maximumBpm: Double, peakFraction: Double,
-        alternationThreshold: Double, searchesHalfCycles: Bool, maximumFrames: Int, maximumChannels: Int
+        alternationThreshold: Double, searchesHalfCycles: Bool, harmonicFraction: Double, maximumFrames: Int,
+        maximumChannels: Int
     ) throws(DSPError) {
         var config = sa_breath_period_default_config(frameRate)
         config.min_bpm = minimumBpm
@@ -43,6 +47,7 @@ final class DSPBreathPeriodHandle {
         config.peak_fraction = peakFraction
         config.alternation_threshold = alternationThreshold
         config.half_cycle_search = searchesHalfCycles ? 1 : 0
+        config.harmonic_fraction = harmonicFraction
         var created: OpaquePointer?
         try DSPError.check(
             sa_breath_period_init(&created, &config, maximumFrames, maximumChannels), "sa_breath_period_init")
@@ -76,6 +81,14 @@ final class DSPBreathPeriodHandle {
         try DSPError.check(status, "sa_breath_period_analyze")
         return Period(
             found: result.found != 0, bpm: result.bpm, score: result.score, alternation: result.alternation,
-            validFraction: result.valid_fraction)
+            harmonic: Int(result.harmonic), validFraction: result.valid_fraction)
+    }
+
+    /// The last analysed window's autocorrelation peak nearest to `bpm` (within `tolerance` of its period): its
+    /// rate and score, or nil when there is none (or the last analysis found nothing).
+    func rate(near bpm: Double, tolerance: Double) -> (bpm: Double, score: Double)? {
+        var found = 0.0, score = 0.0
+        guard sa_breath_period_rate_near(handle, bpm, tolerance, &found, &score) != 0 else { return nil }
+        return (found, score)
     }
 }

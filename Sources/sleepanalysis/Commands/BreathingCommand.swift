@@ -11,7 +11,10 @@ import SleepAnalysis
 enum BreathingCommand {
     /// What it accepts.
     static let specification = ArgumentSpecification(
-        options: ["accelerometer", "format", "window", "peak-fraction", "alternation-threshold"],
+        options: [
+            "accelerometer", "format", "window", "peak-fraction", "alternation-threshold", "harmonic-fraction",
+            "minimum-score", "neighbour-windows",
+        ],
         shortNames: ["f": "format"],
         allowsExtraPositionals: true,
         usage: """
@@ -27,6 +30,11 @@ enum BreathingCommand {
               -f, --format json|text              output format (default text)
                   --peak-fraction F               tuning, for evaluation only (default 0.7)
                   --alternation-threshold T       tuning, for evaluation only (default 2)
+                  --harmonic-fraction H           tuning, for evaluation only (default 0.6; 0: no sub-harmonic
+                                                  check)
+                  --neighbour-windows N           neighbouring-window check over N windows, for evaluation only
+                                                  (default 0: off)
+                  --minimum-score S               abstention, for evaluation only (default 0.15)
 
             """)
 
@@ -47,6 +55,22 @@ enum BreathingCommand {
         if let fraction = try parsed.option("peak-fraction", as: Double.self) { options.peakFraction = fraction }
         if let threshold = try parsed.option("alternation-threshold", as: Double.self) {
             options.alternationThreshold = threshold
+        }
+        if let fraction = try parsed.option("harmonic-fraction", as: Double.self) {
+            guard (0...1).contains(fraction) else {
+                throw CommandLineError.usage("--harmonic-fraction must be in 0...1")
+            }
+            options.harmonicFraction = fraction
+        }
+        if let windows = try parsed.option("neighbour-windows", as: Int.self) {
+            guard (0...20).contains(windows) else {
+                throw CommandLineError.usage("--neighbour-windows must be in 0...20")
+            }
+            options.neighbourWindows = windows
+        }
+        if let score = try parsed.option("minimum-score", as: Double.self) {
+            guard score > 0, score < 1 else { throw CommandLineError.usage("--minimum-score must be in (0, 1)") }
+            options.minimumScore = score
         }
         guard audio != nil || accelerometer != nil else {
             throw CommandLineError.usage("give an audio file or --accelerometer CSV")

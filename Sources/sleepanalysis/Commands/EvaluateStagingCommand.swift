@@ -11,7 +11,14 @@ import SleepAnalysisEvaluation
 /// `kappa`}, `sleepWake` {`accuracy`, `kappa`, `wakeSpecificity`, `sleepSensitivity`} — the same figures from
 /// the real-time (causal) predictions under `realTime`, and `subjects`: one object per subject with `subject`,
 /// its whole-night figures and its `realTime` figures. Kappa is Cohen's, over all epochs pooled; a figure that
-/// cannot be computed is null.
+/// cannot be computed is null. Beside kappa, in each context: `expectedCalibrationError` (top-label, 10 bins) of
+/// the published probabilities, `reliability` (the bins: `lower`, `upper`, `epochs`, `meanConfidence`,
+/// `accuracy`), `intervals` (95 % bootstrap over subjects, 1,000 resamples, fixed seed: `fourClassKappa`,
+/// `sleepWakeKappa`, `expectedCalibrationError`, each `lower`, `upper`, `level`, `replicates`) and
+/// `fourClassKappaSpread` (the per-subject kappas' lowest, median, highest). `totalSleepRange` {`coverage`,
+/// `medianWidthMinutes`}: how often the whole-night 90 % range of total sleep (`ResultConfidence`, over the scored
+/// epochs) held the scored total; per subject `totalSleep` {`scoredMinutes`, `stagedMinutes`, `rangeLower`,
+/// `rangeUpper`}.
 ///
 /// `--model-dir DIR` stages each subject with `DIR/<subject>.json`, the leave-one-subject-out models written by
 /// `Tools/staging/train.py --loso DIR`, so every subject is staged by a model that never saw it.

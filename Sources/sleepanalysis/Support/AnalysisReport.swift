@@ -33,6 +33,7 @@ enum AnalysisText {
             "Session \(result.sessionId.uuidString)  \(Timestamps.iso8601(result.startTime)) → "
                 + "\(Timestamps.iso8601(result.endTime))  (\(result.timeZone.identifier))")
         out += NightReportFacts.statistics(result).map(line)
+        out += ConfidenceCard.facts(result).map(line)
         if !result.sleepStageIntervals.isEmpty {
             let minutes = hypnogramSpanInMinutes(result)
             out.append(line(NightReportFact("Hypnogram", hypnogramLine(result, minutes: minutes))))

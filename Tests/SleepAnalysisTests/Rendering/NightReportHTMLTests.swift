@@ -113,6 +113,31 @@ final class NightReportHTMLTests: XCTestCase {
         XCTAssertTrue(quietHtml.contains("<h2 id=\"hypnogram-title\">Sleep stages</h2>"), "no events in the title")
     }
 
+    func test_a_staged_night_has_one_confidence_card_and_an_unstaged_one_only_its_breathing_coverage() throws {
+        // Given: 40 epochs awake at 0.7, 80 light at 0.7, 50 breathing rates over an hour (windows end every 30 s
+        // from minute 1: 119)
+        let staged = night(staged: true, basis: .activity)
+        let html = NightReportHTML.render([NightReportHTML.Night(result: staged, score: nil)])
+
+        // Then: the card, with the ranges and the coverage the result's confidence gives
+        let card = try XCTUnwrap(html.components(separatedBy: "<section id=\"confidence\"").dropFirst().first)
+        XCTAssertEqual(html.components(separatedBy: "<section id=\"confidence\"").count, 2, "one card")
+        let range = try XCTUnwrap(staged.confidence?.totalSleepMinutes)
+        XCTAssertLessThan(range.lower, 40)
+        XCTAssertGreaterThan(range.upper, 40)
+        XCTAssertTrue(card.contains("<th scope=\"row\">Total sleep range</th>"), card)
+        XCTAssertTrue(
+            card.contains("<th scope=\"row\">Breathing covered</th><td>42 % of the half-minutes have a rate</td>"), card
+        )
+        XCTAssertTrue(card.contains("70 % mean probability of the stage shown"), card)
+
+        let unstaged = night(staged: false, basis: nil)
+        let other = NightReportHTML.render([NightReportHTML.Night(result: unstaged, score: nil)])
+        let otherCard = try XCTUnwrap(other.components(separatedBy: "<section id=\"confidence\"").dropFirst().first)
+        XCTAssertFalse(otherCard.contains("Total sleep range"), otherCard)
+        XCTAssertTrue(otherCard.contains("Breathing covered"), otherCard)
+    }
+
     func test_every_chart_has_a_table_of_its_figures_and_the_stage_charts_one_legend() throws {
         let result = night(staged: true, basis: .activity)
         let html = NightReportHTML.render([

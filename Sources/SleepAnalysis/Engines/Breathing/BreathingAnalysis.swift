@@ -25,6 +25,9 @@ public enum BreathingAnalysis {
         var configuration = BreathingRateConfiguration()
         configuration.peakFraction = options.peakFraction
         configuration.alternationThreshold = options.alternationThreshold
+        configuration.harmonicFraction = options.harmonicFraction
+        configuration.neighbourWindows = options.neighbourWindows
+        configuration.minimumScore = options.minimumScore
         let windowSeconds = options.windowSeconds
         if windowSeconds != configuration.windowSeconds {
             configuration.windowSeconds = windowSeconds

@@ -10,6 +10,16 @@ public struct BreathingAnalysisOptions: Sendable, Hashable {
     /// default 2) for the period to be doubled, i.e. for two sounds per cycle to count as inhale and exhale of one
     /// breath. For evaluation and tuning.
     public var alternationThreshold: Double
+    /// Periodicity analysis: the sub-harmonic check's fraction (0...1; default 0.6; 0 switches off the check for a
+    /// period 2 or 3 times the breath). For evaluation and tuning.
+    public var harmonicFraction: Double = 0.6
+    /// Abstention: the periodicity score (0...1) below which a window gets no rate (default 0.15). For evaluation
+    /// and tuning.
+    public var minimumScore: Double = 0.15
+    /// The neighbouring-window check (0...20 windows; default 0, off): a rate a factor of 2 or 3 away from the
+    /// median of the last N windows' rates is read at that median or not published. For evaluation: it is off in
+    /// sessions, since on composed nights it cost more windows than it saved.
+    public var neighbourWindows: Int = 0
 
     /// Creates options.
     ///

@@ -22,6 +22,16 @@ package struct BreathingRateConfiguration: Sendable, Hashable {
     var peakFraction: Double = 0.7
     /// Fold-test ratio above which the candidate is doubled (inhale and exhale counted as two breaths).
     var alternationThreshold: Double = 2.0
+    /// Sub-harmonic check of the period picker (`sa_breathing.h`): a period is divided by 3 or 2 when every
+    /// multiple of the shorter period has an autocorrelation peak at least this fraction of the one at the period;
+    /// 0 switches it off.
+    var harmonicFraction: Double = 0.6
+    /// Neighbouring windows (off by default): with N > 0, an audio rate about a half or a third of the median of
+    /// the last N audio rates is replaced by the window's own periodicity near that median when the window has one
+    /// scoring at least `minimumScore`; such a rate without it, and a rate 2 or 3 times the median, is not
+    /// published (`BreathingRateEstimator.neighbourDecision`). Off because on composed nights, whose rate jumps at
+    /// random, it dropped real changes of rate and helped nowhere (`Tools/breathing/README.md`).
+    var neighbourWindows: Int = 0
     /// Summary-autocorrelation score below which a window counts as not periodic (no estimate).
     var minimumScore: Double = 0.15
     /// Score that maps to confidence 1 (confidence rises linearly from `scoreAtZeroConfidence`).
@@ -55,6 +65,9 @@ package struct BreathingRateConfiguration: Sendable, Hashable {
         try require(60 / minimumBpm * 2 <= windowSeconds + 1e-9, "the window must hold two cycles of the slowest rate")
         try require(peakFraction > 0 && peakFraction <= 1, "peakFraction must be in (0, 1]")
         try require(alternationThreshold > 0, "alternationThreshold must be positive")
+        try require(harmonicFraction >= 0 && harmonicFraction <= 1, "harmonicFraction must be in 0...1")
+        try require(neighbourWindows >= 0 && neighbourWindows <= 20, "neighbourWindows must be in 0...20")
+        try require(minimumScore > 0 && minimumScore < 1, "minimumScore must be in (0, 1)")
         try require(scoreAtFullConfidence > scoreAtZeroConfidence, "scoreAtFullConfidence must exceed the zero point")
         try require(movementThresholdG > 0, "movementThresholdG must be positive")
         try require(agreementTolerance > 0 && agreementTolerance < 0.5, "agreementTolerance must be in (0, 0.5)")

@@ -26,6 +26,8 @@ package final class BreathingRateEstimator {
     private var motionSeen = false
     private var pending: [Int: PendingWindow] = [:]
     private var nextToPublish = 1
+    /// The last audio rates found (at most `neighbourWindows`), for the neighbouring-window check.
+    private var recentAudioRates: [Double] = []
 
     /// What is known about one window end on the grid.
     private struct PendingWindow {
@@ -51,11 +53,13 @@ package final class BreathingRateEstimator {
         audioAnalyzer = try PeriodicityAnalyzer(
             frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
             peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
-            searchesHalfCycles: true, maximumFrames: windowFrames, maximumChannels: envelope.bandCount)
+            searchesHalfCycles: true, harmonicFraction: configuration.harmonicFraction, maximumFrames: windowFrames,
+            maximumChannels: envelope.bandCount)
         motionAnalyzer = try PeriodicityAnalyzer(
             frameRate: frameRate, minimumBpm: configuration.minimumBpm, maximumBpm: configuration.maximumBpm,
             peakFraction: configuration.peakFraction, alternationThreshold: configuration.alternationThreshold,
-            searchesHalfCycles: false, maximumFrames: windowFrames, maximumChannels: 3)
+            searchesHalfCycles: false, harmonicFraction: configuration.harmonicFraction, maximumFrames: windowFrames,
+            maximumChannels: 3)
         // The windows keep 2 s more than analysed: a batch (or a pause between accelerometer readings) may bring
         // frames past a window's end before the window is analysed.
         let kept = windowFrames + Int((2 * frameRate).rounded())
@@ -85,6 +89,7 @@ package final class BreathingRateEstimator {
             let offset = Double(first * Int64(frontEnd.hopSize) - batch.firstSampleIndex) / frontEnd.sampleRate
             let origin = batch.startTime.addingTimeInterval(offset)
             audioWindow.restart(at: origin)
+            recentAudioRates.removeAll()
             skipBoundaries(before: origin, next: &nextAudioBoundary)
         }
         audioSeen = true
@@ -186,7 +191,74 @@ package final class BreathingRateEstimator {
     private func estimate(audio end: Date) -> ModalityEstimate? {
         let window = audioWindow.frames(endingAt: end, length: configuration.windowSeconds)
         guard window.seconds >= configuration.minimumWindowSeconds else { return nil }
-        return accept(audioAnalyzer.analyze(frames: window.values, channelCount: audioWindow.channelCount))
+        guard var found = audioAnalyzer.analyze(frames: window.values, channelCount: audioWindow.channelCount) else {
+            return nil
+        }
+        let own = accept(found)
+        var decision = NeighbourDecision.keep
+        if configuration.neighbourWindows > 0, own != nil {
+            decision = Self.neighbourDecision(
+                bpm: found.bpm, recent: recentAudioRates, minimumScore: configuration.minimumScore
+            ) { self.audioAnalyzer.rate(near: $0, tolerance: 0.15) }
+            // The window's own rate joins the history even when it is not published, so that a real change of
+            // rate by a factor is published from the next window on.
+            recentAudioRates.append(found.bpm)
+            if recentAudioRates.count > configuration.neighbourWindows { recentAudioRates.removeFirst() }
+        }
+        switch decision {
+        case .keep: return own
+        case .drop: return nil
+        case .replace(let bpm, let score):
+            found.bpm = bpm
+            found.score = score
+            return accept(found)
+        }
+    }
+
+    /// What the neighbouring-window check does with a window's rate.
+    enum NeighbourDecision: Equatable {
+        /// Publish the window's own rate.
+        case keep
+        /// Publish the window's periodicity near the neighbours' rate instead.
+        case replace(bpm: Double, score: Double)
+        /// Publish nothing: the rate is a factor away from the neighbours' and the window has nothing there.
+        case drop
+    }
+
+    /// The neighbouring-window check, for a rate about 2 or 3 times (or a half or a third of) the median of the last
+    /// windows' rates (at least two); any other rate is kept.
+    ///
+    /// A rate slower than its neighbours by such a factor may be a period of two or three breaths: it is replaced by
+    /// the window's periodicity near the neighbours' rate when that scores at least `minimumScore`, and dropped
+    /// otherwise. A rate faster by such a factor is dropped, never replaced: a real speed-up to twice the rate still
+    /// has an autocorrelation peak at the old period (two new breaths), so "correcting" it would report the old
+    /// rate (composed nights, `Tools/breathing/README.md`). A rate off by a factor looks right and is worse than none.
+    ///
+    /// - Parameters:
+    ///   - bpm: The window's rate.
+    ///   - recent: The last windows' rates, oldest first.
+    ///   - minimumScore: The abstention score.
+    ///   - near: The window's periodicity near a rate (its rate and score), if it has one.
+    static func neighbourDecision(
+        bpm: Double, recent: [Double], minimumScore: Double, near: (Double) -> (bpm: Double, score: Double)?
+    ) -> NeighbourDecision {
+        guard recent.count >= 2, let neighbour = median(recent), isFactor(bpm / neighbour) else { return .keep }
+        guard neighbour > bpm, let found = near(neighbour), found.score >= minimumScore else { return .drop }
+        return .replace(bpm: found.bpm, score: found.score)
+    }
+
+    /// Whether `ratio` is about 2, 3, 1/2 or 1/3 (within 12 %).
+    static func isFactor(_ ratio: Double) -> Bool {
+        guard ratio.isFinite, ratio > 0 else { return false }
+        return [2.0, 3.0, 0.5, 1.0 / 3.0].contains { abs(ratio / $0 - 1) <= 0.12 }
+    }
+
+    /// The median of `values`, nil when empty.
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     private func estimate(motion end: Date) -> ModalityEstimate? {

@@ -6,6 +6,8 @@ struct PeriodEstimate: Sendable, Hashable {
     var score: Double
     /// Share of the window's frames that were usable.
     var validFraction: Double
+    /// 1, or the factor (2 or 3) the sub-harmonic check divided the period by.
+    var harmonic: Int = 1
 }
 
 /// Finds the breathing period in a window of frames (audio bands or accelerometer axes)
@@ -26,13 +28,14 @@ final class PeriodicityAnalyzer {
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for an unusable rate range.
     init(
         frameRate: Double, minimumBpm: Double, maximumBpm: Double, peakFraction: Double = 0.7,
-        alternationThreshold: Double = 2.0, searchesHalfCycles: Bool, maximumFrames: Int, maximumChannels: Int
+        alternationThreshold: Double = 2.0, searchesHalfCycles: Bool, harmonicFraction: Double = 0.6,
+        maximumFrames: Int, maximumChannels: Int
     ) throws {
         do throws(DSPError) {
             analyser = try DSPBreathPeriodHandle(
                 frameRate: frameRate, minimumBpm: minimumBpm, maximumBpm: maximumBpm, peakFraction: peakFraction,
                 alternationThreshold: alternationThreshold, searchesHalfCycles: searchesHalfCycles,
-                maximumFrames: maximumFrames,
+                harmonicFraction: harmonicFraction, maximumFrames: maximumFrames,
                 maximumChannels: maximumChannels)
         } catch {
             throw error.sdkError
@@ -54,6 +57,13 @@ final class PeriodicityAnalyzer {
                 frames: frames, frameCount: frameCount, channelCount: channelCount, valid: valid),
             period.found
         else { return nil }
-        return PeriodEstimate(bpm: period.bpm, score: period.score, validFraction: period.validFraction)
+        return PeriodEstimate(
+            bpm: period.bpm, score: period.score, validFraction: period.validFraction, harmonic: period.harmonic)
+    }
+
+    /// After `analyze` found a period: the last window's periodicity nearest to `bpm` (within `tolerance` of its
+    /// period), as a rate and score; nil when the window has no peak there.
+    func rate(near bpm: Double, tolerance: Double) -> (bpm: Double, score: Double)? {
+        analyser.rate(near: bpm, tolerance: tolerance)
     }
 }

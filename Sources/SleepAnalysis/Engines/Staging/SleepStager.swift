@@ -15,6 +15,9 @@ import Foundation
 /// so far (counted from earlier epochs only), so deep sleep and REM at the start of sleep need strong evidence
 /// (`SleepArchitecturePrior`). Real time runs the stage-sequence model forward (a filter); the whole night runs forward–backward;
 /// a model may switch the sequence model off for a context (then each epoch is decided from its classifier).
+/// The published probabilities are the decision-weighted posterior, temperature-scaled by the model's calibration
+/// for the context (`StagingCalibration`), so that an epoch given 0.8 is right about 8 times in 10 (measured
+/// leave-one-subject-out, `Models/staging.md`); the most probable stage is the same with or without it.
 ///
 /// Epochs are placed on a 30-second grid that starts at the first epoch; a gap is filled with empty epochs,
 /// and an epoch at or before the last one is taken as the next.
@@ -197,9 +200,10 @@ package struct SleepStager: Sendable {
 
     private func prediction(at index: Int, posterior: [Double], context: StagingContext) -> SleepStagePrediction {
         let weights = model.decisionWeights[context] ?? [1, 1, 1, 1]
-        let weighted = zip(posterior, weights).map { $0 * $1 }
+        let weighted = StageSequenceModel.normalised(zip(posterior, weights).map { max($0 * $1, 0) })
+        let calibrated = StagingCalibration.tempered(weighted, temperature: model.temperatures[context] ?? 1)
         let probabilities = SleepStageProbabilities(
-            awake: weighted[0], rem: weighted[3], light: weighted[1], deep: weighted[2])
+            awake: calibrated[0], rem: calibrated[3], light: calibrated[1], deep: calibrated[2])
         let start = (gridStart ?? sessionStart).addingTimeInterval(Double(index) * EpochFeatures.duration)
         return SleepStagePrediction(
             stage: probabilities.mostLikely, interval: DateInterval(start: start, duration: EpochFeatures.duration),

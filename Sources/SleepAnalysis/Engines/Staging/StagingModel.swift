@@ -22,6 +22,8 @@ package struct StagingModel: Sendable {
     let snoringWakeSuppression: Double
     /// How stages follow the time asleep (Sleep-EDF), applied to every classifier posterior.
     let architecture: SleepArchitecturePrior
+    /// Per context, the temperature the published probabilities are scaled with (1: as the classifier gave them).
+    let temperatures: [StagingContext: Double]
 
     /// The model file name inside `Models/` (without extension).
     package static let bundledName = "staging"
@@ -125,6 +127,18 @@ package struct StagingModel: Sendable {
             uniqueKeysWithValues: StagingContext.allCases.map {
                 ($0, file.sequenceSmoothing?[$0.rawValue] ?? true)
             })
+        for (context, calibration) in file.calibration ?? [:] {
+            guard StagingContext(rawValue: context) != nil, calibration.temperature.isFinite,
+                calibration.temperature >= 0.05, calibration.temperature <= 20
+            else {
+                throw SleepCycleSdkError.modelIntegrityCheckFailed(
+                    "staging model: calibration of '\(context)' needs a known context and a temperature in 0.05...20")
+            }
+        }
+        temperatures = Dictionary(
+            uniqueKeysWithValues: StagingContext.allCases.map {
+                ($0, file.calibration?[$0.rawValue]?.temperature ?? 1)
+            })
         clockPrior = file.clockPrior
         snoringWakeSuppression = min(max(file.snoringWakeSuppression, 0), 1)
         self.architecture = architecture
@@ -171,6 +185,25 @@ struct ClockPrior: Sendable, Codable {
     }
 }
 
+/// Temperature scaling of a context's published stage probabilities, fitted by `Tools/staging/train.py` on the
+/// out-of-fold predictions of its inner cross-validation (training subjects only).
+///
+/// Each probability is raised to the power 1 / `temperature` and the four are normalised again: above 1 the
+/// probabilities move towards each other (the classifier was over-confident), below 1 apart. The most probable
+/// stage never changes, so the stages, statistics and kappa are those of the uncalibrated model.
+struct StagingCalibration: Codable, Sendable, Hashable {
+    /// The temperature (> 0; 1 leaves the probabilities as they are).
+    let temperature: Double
+
+    /// `probabilities` scaled by `temperature` and normalised.
+    static func tempered(_ probabilities: [Double], temperature: Double) -> [Double] {
+        guard temperature != 1 else { return probabilities }
+        let logs = probabilities.map { log(max($0, 1e-12)) / temperature }
+        let top = logs.max() ?? 0
+        return StageSequenceModel.normalised(logs.map { exp($0 - top) })
+    }
+}
+
 /// The JSON layout of `Models/staging.json`.
 struct StagingModelFile: Codable {
     static let formatName = "sleepanalysis-staging-1"
@@ -195,4 +228,6 @@ struct StagingModelFile: Codable {
     let snoringWakeSuppression: Double
     /// The sleep-architecture prior the decision weights were tuned with (absent in older files).
     let architecture: SleepArchitecturePrior?
+    /// Per context (`causal`, `wholeNight`), the probability calibration (absent in older files: temperature 1).
+    let calibration: [String: StagingCalibration]?
 }

@@ -50,8 +50,8 @@ enum NightReportCards {
     /// night had, then how it was measured.
     static var all: [(NightReportContext) -> NightReportCard?] {
         [
-            headline, timeline, stageProbabilities, snoring, breathing, soundLevel, details, smartAlarm, audioHealth,
-            about,
+            headline, timeline, stageProbabilities, snoring, breathing, soundLevel, details, confidence, smartAlarm,
+            audioHealth, about,
         ]
     }
 

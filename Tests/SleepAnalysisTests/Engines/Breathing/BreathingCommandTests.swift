@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `sleepanalysis breathing` exits 65 (bad input data) when its input files are missing or malformed.
@@ -14,5 +15,21 @@ final class BreathingCommandTests: XCTestCase {
         let malformed = try runCommandLineTool(["breathing", "--accelerometer", csv.path])
         XCTAssertEqual(malformed.status, 65, malformed.standardError)
         XCTAssertTrue(malformed.standardError.contains("bad.csv"), malformed.standardError)
+    }
+
+    func test_breathing_tuning_options_out_of_range_are_usage_errors() throws {
+        let clip = FixturePaths.fixtures.appendingPathComponent("clip_breathing_15bpm.ogg").path
+        for arguments in [
+            ["--minimum-score", "0"], ["--minimum-score", "1.5"], ["--harmonic-fraction", "-0.1"],
+            ["--neighbour-windows", "21"],
+        ] {
+            let output = try runCommandLineTool(["breathing", clip] + arguments)
+            XCTAssertEqual(output.status, 64, "\(arguments): \(output.standardError)")
+        }
+        // In range, the clip's rate is still found (15 breaths/min)
+        let output = try runCommandLineTool(
+            ["breathing", clip, "--minimum-score", "0.1", "--harmonic-fraction", "0", "--format", "json"])
+        XCTAssertEqual(output.status, 0, output.standardError)
+        XCTAssertTrue(output.standardOutput.contains("\"rates\""), output.standardOutput)
     }
 }

@@ -193,3 +193,30 @@ final class BreathingRateEstimatorTests: XCTestCase {
         }
     }
 }
+
+final class BreathingNeighbourCheckTests: XCTestCase {
+    func test_a_rate_half_the_neighbours_is_read_at_the_neighbours_rate_when_the_window_is_periodic_there() {
+        let decision = BreathingRateEstimator.neighbourDecision(
+            bpm: 7.6, recent: [15.2, 15.0, 14.8], minimumScore: 0.1
+        ) { _ in (bpm: 15.1, score: 0.3) }
+        XCTAssertEqual(decision, .replace(bpm: 15.1, score: 0.3))
+    }
+
+    func test_a_rate_a_factor_away_without_support_is_dropped_and_others_are_kept() {
+        let none: (Double) -> (bpm: Double, score: Double)? = { _ in nil }
+        let weak: (Double) -> (bpm: Double, score: Double)? = { _ in (bpm: 15, score: 0.05) }
+        XCTAssertEqual(
+            BreathingRateEstimator.neighbourDecision(bpm: 45, recent: [15, 15], minimumScore: 0.1, near: none), .drop)
+        // Twice as fast is dropped even when the window is periodic at the old rate (two new breaths make that peak)
+        let old: (Double) -> (bpm: Double, score: Double)? = { _ in (bpm: 15, score: 0.5) }
+        XCTAssertEqual(
+            BreathingRateEstimator.neighbourDecision(bpm: 30, recent: [15, 15], minimumScore: 0.1, near: old), .drop)
+        XCTAssertEqual(
+            BreathingRateEstimator.neighbourDecision(bpm: 5.1, recent: [15, 15], minimumScore: 0.1, near: weak), .drop)
+        // Not a factor away (a real change of 30 %), too little history, or no history: kept
+        XCTAssertEqual(
+            BreathingRateEstimator.neighbourDecision(bpm: 19.5, recent: [15, 15], minimumScore: 0.1, near: none), .keep)
+        XCTAssertEqual(
+            BreathingRateEstimator.neighbourDecision(bpm: 30, recent: [15], minimumScore: 0.1, near: none), .keep)
+    }
+}

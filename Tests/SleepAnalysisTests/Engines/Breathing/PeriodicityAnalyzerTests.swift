@@ -41,4 +41,42 @@ final class PeriodicityAnalyzerTests: XCTestCase {
         let found = try XCTUnwrap(try analyzer(searchesHalfCycles: true).analyze(frames: frames, channelCount: 2))
         XCTAssertEqual(found.bpm, 25, accuracy: 0.5)
     }
+
+    /// One minute of 10-Hz envelope frames: a breath sound every `period` frames, every third one louder (a
+    /// pattern of `loud`, `soft`, `soft`), plus a little deterministic noise.
+    private func louderEveryThird(period: Int, loud: Double, soft: Double) -> [Float] {
+        var generator = LinearCongruential(seed: 7)
+        var frames: [Float] = []
+        for t in 0..<600 {
+            var value = 0.0
+            for (index, center) in stride(from: 0, to: 640, by: period).enumerated() {
+                let amplitude = index % 3 == 0 ? loud : soft
+                value += amplitude * exp(-0.5 * pow(Double(t - center) / 3, 2))
+            }
+            value += 0.02 * (generator.next() - 0.5)
+            frames += [Float(value), Float(0.9 * value)]
+        }
+        return frames
+    }
+
+    func test_analyze_finds_the_breath_when_every_third_one_is_louder() throws {
+        // Given 24 breaths/min (every 2.5 s), every third breath louder: the autocorrelation peaks highest at
+        // three breaths (8 per minute), and the peaks at one and two breaths reach only about two thirds of it,
+        // under the picker's 0.7
+        let frames = louderEveryThird(period: 25, loud: 1, soft: 0.45)
+        func analyzer(harmonicFraction: Double) throws -> PeriodicityAnalyzer {
+            try PeriodicityAnalyzer(
+                frameRate: 10, minimumBpm: 6, maximumBpm: 30, searchesHalfCycles: true,
+                harmonicFraction: harmonicFraction, maximumFrames: 601, maximumChannels: 2)
+        }
+
+        // When: the picker runs with its sub-harmonic check (the default) and without it
+        let checked = try XCTUnwrap(try analyzer(harmonicFraction: 0.6).analyze(frames: frames, channelCount: 2))
+        let unchecked = try XCTUnwrap(try analyzer(harmonicFraction: 0).analyze(frames: frames, channelCount: 2))
+
+        // Then: without the check the rate is a third of the breath's; with it, the breath's
+        XCTAssertEqual(unchecked.bpm, 8, accuracy: 0.5, "the picker alone takes the tripled period")
+        XCTAssertEqual(checked.bpm, 24, accuracy: 0.5)
+        XCTAssertEqual(checked.harmonic, 3)
+    }
 }

@@ -70,7 +70,17 @@ final class WalchStagingTests: XCTestCase {
         for key in ["accuracy", "kappa", "wakeSpecificity", "sleepSensitivity"] {
             XCTAssertNotNil(sleepWake[key] as? Double, key)
         }
-        XCTAssertNotNil(json["realTime"] as? [String: Any])
+        let realTime = try XCTUnwrap(json["realTime"] as? [String: Any])
+        for context in [json, realTime] {
+            let ece = try XCTUnwrap(context["expectedCalibrationError"] as? Double)
+            XCTAssertTrue((0...1).contains(ece))
+            let bins = try XCTUnwrap(context["reliability"] as? [[String: Any]])
+            XCTAssertEqual(bins.count, 10)
+            XCTAssertEqual(bins.compactMap { $0["epochs"] as? Int }.reduce(0, +), 415)
+            let intervals = try XCTUnwrap(context["intervals"] as? [String: Any])
+            XCTAssertNotNil(intervals["fourClassKappa"] as? [String: Any])
+        }
+        XCTAssertNotNil((json["totalSleepRange"] as? [String: Any])?["coverage"] as? Double)
         let subjects = try XCTUnwrap(json["subjects"] as? [[String: Any]])
         XCTAssertEqual(subjects.compactMap { $0["subject"] as? String }, ["3509524"])
     }
@@ -91,5 +101,30 @@ final class WalchStagingTests: XCTestCase {
         XCTAssertEqual(metrics.sleepWake.wakeSpecificity, 2.0 / 3.0, accuracy: 1e-12)
         XCTAssertEqual(metrics.sleepWake.sleepSensitivity, 1, accuracy: 1e-12)
         XCTAssertEqual(metrics.sleepWake.accuracy, 0.9, accuracy: 1e-12)
+    }
+
+    func test_reliability_tally_computes_the_expected_calibration_error_by_hand() {
+        // Given: 4 epochs at 0.95 (3 right) and 6 at 0.55 (3 right)
+        var tally = ReliabilityTally()
+        for index in 0..<4 { tally.add(confidence: 0.95, isCorrect: index < 3) }
+        for index in 0..<6 { tally.add(confidence: 0.55, isCorrect: index < 3) }
+
+        // Then: (4 × |0.75 − 0.95| + 6 × |0.5 − 0.55|) / 10
+        XCTAssertEqual(tally.expectedCalibrationError, (4 * 0.2 + 6 * 0.05) / 10, accuracy: 1e-12)
+        XCTAssertEqual(tally.bins[9].epochs, 4)
+        XCTAssertEqual(tally.bins[5].accuracy, 0.5, accuracy: 1e-12)
+        XCTAssertTrue(tally.bins[0].meanConfidence.isNaN)
+    }
+
+    func test_subject_bootstrap_interval_is_reproducible_and_brackets_the_figure() throws {
+        let groups = (0..<20).map { Double($0) }
+        let mean: ([Double]) -> Double = { $0.reduce(0, +) / Double($0.count) }
+        let first = try XCTUnwrap(SubjectBootstrap.interval(groups: groups, statistic: mean))
+        let second = try XCTUnwrap(SubjectBootstrap.interval(groups: groups, statistic: mean))
+        XCTAssertEqual(first, second)
+        XCTAssertLessThan(first.lower, 9.5)
+        XCTAssertGreaterThan(first.upper, 9.5)
+        XCTAssertGreaterThan(first.lower, 5)
+        XCTAssertLessThan(first.upper, 14)
     }
 }
