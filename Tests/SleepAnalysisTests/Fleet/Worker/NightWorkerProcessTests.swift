@@ -16,7 +16,7 @@ final class NightWorkerProcessTests: NightQueueTestCase {
         process.arguments =
             [
                 "worker", "--name", name, "--poll-seconds", "0.2", "--log-level", "warning", "--storage",
-                directory.url.appendingPathComponent(name).path,
+                directory.url.appendingPathComponent(name).path, "--input-root", directory.url.path,
             ] + extra
         var environment = ProcessInfo.processInfo.environment
         environment[FleetDatabaseAddress.environmentVariable] = testDatabase.address.connectionString

@@ -1,0 +1,127 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import SleepAnalysis
+@testable import SleepAnalysisFleet
+
+/// Database outages on a cluster of the test's own, stopped and started mid-test: a worker started before the
+/// database waits and then drains the queue; an outage of more than twice the lease during a night loses neither
+/// the finished analysis nor an attempt, although another worker is ready to take the job over.
+final class NightWorkerOutageTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        directory = try TemporaryDirectory(prefix: "outage")
+    }
+
+    override func tearDown() async throws {
+        directory?.remove()
+        try await super.tearDown()
+    }
+
+    func test_aWorkerStartedBeforeTheDatabase_waitsWithBackoff_andThenDrainsTheQueue() async throws {
+        let cluster = try PrivatePostgresCluster()
+        let process = Process()
+        process.executableURL = try builtCommandLineTool()
+        process.arguments = [
+            "worker", "--name", "early", "--poll-seconds", "0.2", "--input-root", directory.url.path, "--storage",
+            directory.url.appendingPathComponent("storage").path, "--log-format", "json",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment[FleetDatabaseAddress.environmentVariable] = cluster.address.connectionString
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        let log = directory.url.appendingPathComponent("early.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        // It gave up after 6 s before; now it waits.
+        try await Task.sleep(nanoseconds: 8_000_000_000)
+        XCTAssertTrue(process.isRunning, "the worker still waits for the database")
+        let waiting = try String(contentsOf: log, encoding: .utf8)
+        XCTAssertTrue(waiting.contains("waiting for the database"), waiting)
+        XCTAssertFalse(waiting.contains(cluster.address.connectionString), "no password in the log")
+        // JSON logs: every line is one object.
+        for line in waiting.split(separator: "\n") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            XCTAssertEqual(object?["level"] as? String, "warning", String(line))
+        }
+
+        try cluster.start()
+        try await NightQueue.migrate(address: cluster.address)
+        let queue = try await NightQueue(address: cluster.address)
+        let id = try await queue.submit(try QueueNights.submission(2, in: directory.url))
+        let done = try await QueueNights.waitUntil(timeout: 120) { try await queue.job(id: id)?.state == .done }
+        XCTAssertTrue(done, "the waiting worker analysed the night once the database came")
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
+        XCTAssertEqual(process.terminationStatus, 0)
+        await queue.close()
+        try cluster.stop()
+    }
+
+    func test_anOutageOfTwiceTheLease_duringANight_givesOneResult_andNoExtraAttempt() async throws {
+        let cluster = try PrivatePostgresCluster()
+        try cluster.start()
+        try await NightQueue.migrate(address: cluster.address)
+        let lease: TimeInterval = 4
+        let queue = try await NightQueue(address: cluster.address)
+        let id = try await queue.submit(try QueueNights.submission(3, in: directory.url))
+        // The holder analyses at 40× real time (6 s for the 4-minute night) and tries the database itself, once a
+        // call, so that the test sees its own back-off.
+        let holderQueue = try await NightQueue(
+            address: cluster.address, reconnect: FleetDatabaseReconnectPolicy(attempts: 1))
+        let holder = NightWorker(
+            queue: holderQueue,
+            configuration: try QueueNights.configuration(
+                name: "holder", storage: directory.url, leaseDuration: lease, pace: .speed(40)))
+        let holding = Task { try await holder.run() }
+        let claimed = try await QueueNights.waitUntil(timeout: 60) { try await queue.job(id: id)?.state == .running }
+        XCTAssertTrue(claimed)
+        // A rival stands by to take over any lease it may.
+        let rivalQueue = try await NightQueue(
+            address: cluster.address, reconnect: FleetDatabaseReconnectPolicy(attempts: 1))
+        let rival = NightWorker(
+            queue: rivalQueue,
+            configuration: try QueueNights.configuration(name: "rival", storage: directory.url, leaseDuration: lease))
+        let rivalling = Task { try await rival.run() }
+
+        try cluster.stop()
+        let outage = Date()
+        try await Task.sleep(nanoseconds: UInt64((2 * lease + 2) * 1_000_000_000))
+        try cluster.start()
+        XCTAssertGreaterThan(Date().timeIntervalSince(outage), 2 * lease)
+        // The test's own connection broke with the server: its first call after the restart fails.
+        let done = try await QueueNights.waitUntil(timeout: 90) { (try? await queue.job(id: id))?.state == .done }
+        XCTAssertTrue(done)
+        await holder.stop()
+        await rival.stop()
+        try await holding.value
+        try await rivalling.value
+
+        let job = try await queue.job(id: id)
+        XCTAssertEqual(job?.attempts, 1, "the outage spent no attempt")
+        let database = PostgresDatabase(address: cluster.address)
+        let writers = try await database.run { connection in
+            try connection.execute("SELECT written_by FROM night_results WHERE job_id = $1", [String(id)]).rows.map {
+                try $0.text(0)
+            }
+        }
+        XCTAssertEqual(writers, ["holder"], "one result, the one analysed through the outage")
+        let metrics = await holder.metricsText()
+        XCTAssertTrue(metrics.contains("sleepanalysis_worker_results_kept_total{worker=\"holder\"} 1"), metrics)
+        XCTAssertTrue(metrics.contains("sleepanalysis_worker_jobs_completed_total{worker=\"holder\"} 1"), metrics)
+        let rivalMetrics = await rival.metricsText()
+        XCTAssertTrue(rivalMetrics.contains("sleepanalysis_worker_claims_total{worker=\"rival\"} 0"), rivalMetrics)
+        await database.close()
+        await queue.close()
+        await holderQueue.close()
+        await rivalQueue.close()
+        try cluster.stop()
+    }
+}
