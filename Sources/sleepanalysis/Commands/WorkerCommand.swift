@@ -84,6 +84,9 @@ enum WorkerCommand: Command {
         var waits = 0
         while true {
             do {
+                // One connection attempt a probe (the wait has its own back-off), then the queue with retries.
+                let probe = try await NightQueue(address: address, reconnect: FleetDatabaseReconnectPolicy(attempts: 1))
+                await probe.close()
                 return try await NightQueue(address: address)
             } catch let error as FleetDatabaseError
                 where error.kind == .connection || error.kind == .schemaMismatch || error.isTransient
