@@ -16,6 +16,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
     // Only the fleet (SleepAnalysisFleet) links libpq: an app linking SleepAnalysis does without it.
     .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // Only the fleet links libmicrohttpd: its HTTP server (the night service, metrics and health endpoints).
+    .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     // Only the tests use it: they decode the PNG screenshots Chromium takes of the HTML night report.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 ]
@@ -52,11 +54,11 @@ let library: Target = .target(
 )
 
 // What a service links beside it: the PostgreSQL connection (libpq), `NightQueue`, `NightWorker`, the PostgreSQL
-// session-store backend and inputs from http(s) URLs. It reaches the library's internals through `package`
-// declarations.
+// session-store backend, inputs from http(s) URLs and the HTTP server (libmicrohttpd). It reaches the library's
+// internals through `package` declarations.
 let fleet: Target = .target(
     name: "SleepAnalysisFleet",
-    dependencies: ["SleepAnalysis", "CPostgres"]
+    dependencies: ["SleepAnalysis", "CPostgres", "CMicroHTTPD"]
 )
 
 // Research code kept out of the product: evaluation on labelled data, training-feature export, stereo scene

@@ -5,7 +5,7 @@
 # (systemd-analyze verify checks the worker's unit) and curl (which fetches a worker's metrics). Needs root
 # (or sudo).
 set -euo pipefail
-packages=(libfftw3-dev libsndfile1-dev libogg-dev libopus-dev libasound2-dev libsqlite3-dev libsodium-dev libsoxr-dev libpq-dev libcurl4 pkg-config zsh fish zlib1g-dev chromium python3-jsonschema systemd curl)
+packages=(libfftw3-dev libsndfile1-dev libogg-dev libopus-dev libasound2-dev libsqlite3-dev libsodium-dev libsoxr-dev libpq-dev libmicrohttpd-dev libcurl4 pkg-config zsh fish zlib1g-dev chromium python3-jsonschema systemd curl)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -58,6 +58,15 @@ final class LayeringTests: XCTestCase {
             importers.filter { !$0.hasPrefix("PostgreSQL/") }.sorted(), [], "CPostgres imported outside PostgreSQL/")
     }
 
+    func test_onlyTheHTTPFolderImportsLibmicrohttpd() throws {
+        let importers = try sourceFiles(in: fleet).filter { $0.code.contains("import CMicroHTTPD") }.map(\.path)
+        XCTAssertFalse(importers.isEmpty)
+        XCTAssertEqual(importers.filter { !$0.hasPrefix("HTTP/") }.sorted(), [], "CMicroHTTPD imported outside HTTP/")
+        for file in try sourceFiles() {
+            XCTAssertFalse(file.code.contains("import CMicroHTTPD"), "\(file.path) imports libmicrohttpd")
+        }
+    }
+
     func test_theCheck_findsAnUpwardUse_andAnUnplacedFolder() {
         let files = [
             SourceFile(path: "Support/Queue.swift", text: "struct Queue {\n    let engine: Engine // a use\n}\n"),
