@@ -17,7 +17,7 @@ enum WorkerCommand: Command {
     static let specification = ArgumentSpecification(
         options: DatabaseArgument.options.union(InputPolicyArgument.options).union([
             "concurrency", "lease-seconds", "poll-seconds", "drain-seconds", "name", "pace", "storage", "log-level",
-            "log-format", "queue", "prune-older-than", "prune-every", CommandLineLicence.option,
+            "log-format", "queue", "prune-older-than", "prune-every", "metrics-address", CommandLineLicence.option,
         ]),
         flags: ["exit-when-idle"],
         usage: """
@@ -42,6 +42,8 @@ enum WorkerCommand: Command {
               --pace realtime|N         replay speed (default: as fast as possible)
               --log-level LEVEL         debug, info (default), warning or error
               --log-format text|json    json: one JSON object a line on standard error (default text)
+              --metrics-address H:P     serve GET /metrics (Prometheus) and GET /health on this address, e.g.
+                                        127.0.0.1:9464 (port 0: any free one, logged); default: not served
               --api-key KEY             licence key (default $SLEEPANALYSIS_API_KEY, else a local evaluation
                                         licence)
 
@@ -58,9 +60,23 @@ enum WorkerCommand: Command {
         }
         defer { signals.cancel() }
         let log = PackageLogger(threshold: configuration.logLevel, destination: configuration.logger)
+        let endpoint = try parsed.option("metrics-address").map(metricsAddress)
         guard let queue = try await waitForQueue(address, stop: stop, log: log) else { return }
         let worker = NightWorker(queue: queue, configuration: configuration)
         await stop.attach(worker)
+        let server: HTTPServer?
+        do {
+            server = try endpoint.map { try worker.serveMetrics(on: $0) }
+        } catch {
+            await queue.close()
+            throw CommandLineError(kind: .failure, message: "cannot serve the metrics: \(error)")
+        }
+        defer { server?.stop() }
+        if let server {
+            let host =
+                server.configuration.host.contains(":") ? "[\(server.configuration.host)]" : server.configuration.host
+            log.info("serving /metrics and /health on http://\(host):\(server.port)")
+        }
         if configuration.inputPolicy.localRoots?.isEmpty == true {
             log.warning("no --input-root: jobs naming a local path fail; only URLs are analysed")
         }
@@ -103,6 +119,19 @@ enum WorkerCommand: Command {
             }
             delay = min(delay * 2, 30)
         }
+    }
+
+    /// `HOST:PORT` or `[IPv6]:PORT` as a server configuration.
+    ///
+    /// - Throws: A usage error for anything else.
+    private static func metricsAddress(_ text: String) throws -> HTTPServerConfiguration {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw CommandLineError.usage("--metrics-address takes HOST:PORT (e.g. 127.0.0.1:9464), not '\(text)'")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw CommandLineError.usage("--metrics-address needs a host: 127.0.0.1:\(port)") }
+        return HTTPServerConfiguration(host: host, port: port, connectionTimeout: 10, maximumConnections: 16)
     }
 
     private static func makeConfiguration(_ parsed: ParsedArguments) throws -> NightWorkerConfiguration {
