@@ -97,7 +97,17 @@ public final class NightQueue: Sendable {
         try Self.validate(night)
         try NightInputLocation.validate(night)
         try policy.check(night)
-        let key = try night.idempotencyKey ?? night.defaultIdempotencyKey()
+        let key: String
+        if let given = night.idempotencyKey {
+            key = given
+        } else {
+            // Hashing a night's files reads them whole: off the cooperative pool.
+            key = try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result { try night.defaultIdempotencyKey() })
+                }
+            }
+        }
         let parameters: [PostgresParameter] = [
             night.subjectId, NightInputLocation.stored(night.audio),
             night.accelerometer.map(NightInputLocation.stored), night.heartRate.map(NightInputLocation.stored),
