@@ -153,4 +153,20 @@ final class NightWorkerProcessTests: NightQueueTestCase {
         let job = try await queue.job(id: id)
         XCTAssertEqual(job?.state, .done)
     }
+
+    func test_aWorkerWhoseLoginIsRefused_saysSoOnce_andExits77() async throws {
+        var wrong = try XCTUnwrap(URLComponents(string: testDatabase.address.connectionString))
+        wrong.password = "not-the-password"
+        var environment = ProcessInfo.processInfo.environment
+        environment[FleetDatabaseAddress.environmentVariable] = try XCTUnwrap(wrong.string)
+        let began = Date()
+        let output = try runCommandLineTool(
+            ["worker", "--storage", directory.url.appendingPathComponent("refused").path], environment: environment,
+            timeout: 30)
+        XCTAssertEqual(output.status, 77, output.standardError)
+        XCTAssertLessThan(Date().timeIntervalSince(began), 10, "not retried with back-off")
+        XCTAssertEqual(
+            output.standardError.components(separatedBy: "authentication failed").count - 1, 1, output.standardError)
+        XCTAssertFalse(output.standardError.contains("not-the-password"), output.standardError)
+    }
 }
