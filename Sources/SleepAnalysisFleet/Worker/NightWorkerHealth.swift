@@ -7,7 +7,7 @@ public struct NightWorkerHealth: Sendable, Hashable {
     public var isHealthy: Bool
     /// The worker's name.
     public var worker: String
-    /// `working`, `stopping` or `faulted`.
+    /// `waiting` (for the database, at start-up), `working`, `stopping` or `faulted`.
     public var state: String
     /// Nights being analysed now.
     public var runningJobs: Int
@@ -17,6 +17,19 @@ public struct NightWorkerHealth: Sendable, Hashable {
     public var lastDatabaseContact: Date?
     /// The last failure talking to it, while it lasts (passwords redacted).
     public var databaseError: String?
+
+    /// The health of a worker process still waiting for the database at start-up (healthy: it is doing what it
+    /// should), for an endpoint served before the `NightWorker` exists.
+    ///
+    /// - Parameters:
+    ///   - worker: The worker's name.
+    ///   - error: Why the database cannot be used yet (passwords redacted), if known.
+    /// - Returns: The health.
+    public static func waitingForDatabase(worker: String, error: String?) -> NightWorkerHealth {
+        NightWorkerHealth(
+            isHealthy: true, worker: worker, state: "waiting", runningJobs: 0, databaseReachable: false,
+            lastDatabaseContact: nil, databaseError: error)
+    }
 
     /// The health as a JSON document (`Schemas/worker-health.schema.json`, with `schemaVersion`).
     ///

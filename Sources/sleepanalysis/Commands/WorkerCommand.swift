@@ -60,8 +60,22 @@ enum WorkerCommand: Command {
         }
         defer { signals.cancel() }
         let log = PackageLogger(threshold: configuration.logLevel, destination: configuration.logger)
-        let endpoint = try parsed.option("metrics-address").map(metricsAddress)
-        guard let queue = try await waitForQueue(address, stop: stop, log: log) else { return }
+        var endpoint = try parsed.option("metrics-address").map(metricsAddress)
+        // While it waits for the database, the endpoint answers /health (state waiting) and /metrics with 503.
+        let lastFailure = LastDatabaseFailure()
+        let waiting: HTTPServer?
+        do {
+            waiting = try endpoint.map { try waitingEndpoint($0, worker: configuration.name, lastFailure: lastFailure) }
+        } catch {
+            throw CommandLineError(kind: .failure, message: "cannot serve the metrics: \(error)")
+        }
+        if let waiting {
+            endpoint?.port = waiting.port  // the same port once the worker serves it
+            log.info("serving /health on http://\(shown(waiting)) while waiting for the database")
+        }
+        let opened = try await waitForQueue(address, stop: stop, log: log, lastFailure: lastFailure)
+        waiting?.stop()
+        guard let queue = opened else { return }
         let worker = NightWorker(queue: queue, configuration: configuration)
         await stop.attach(worker)
         let server: HTTPServer?
@@ -72,11 +86,7 @@ enum WorkerCommand: Command {
             throw CommandLineError(kind: .failure, message: "cannot serve the metrics: \(error)")
         }
         defer { server?.stop() }
-        if let server {
-            let host =
-                server.configuration.host.contains(":") ? "[\(server.configuration.host)]" : server.configuration.host
-            log.info("serving /metrics and /health on http://\(host):\(server.port)")
-        }
+        if let server { log.info("serving /metrics and /health on http://\(shown(server))") }
         if configuration.inputPolicy.localRoots?.isEmpty == true {
             log.warning("no --input-root: jobs naming a local path fail; only URLs are analysed")
         }
@@ -94,7 +104,7 @@ enum WorkerCommand: Command {
     ///
     /// - Returns: The queue, or nil when a signal came while waiting.
     private static func waitForQueue(
-        _ address: FleetDatabaseAddress, stop: WorkerStop, log: PackageLogger
+        _ address: FleetDatabaseAddress, stop: WorkerStop, log: PackageLogger, lastFailure: LastDatabaseFailure
     ) async throws -> NightQueue? {
         var delay: TimeInterval = 1
         var waits = 0
@@ -108,6 +118,7 @@ enum WorkerCommand: Command {
                 where error.kind == .connection || error.kind == .schemaMismatch || error.isTransient
             {
                 waits += 1
+                lastFailure.text.withLock { $0 = error.description }
                 if waits == 1 || waits.isMultiple(of: 10) {
                     log.warning("waiting for the database (trying again with back-off up to 30 s): \(error)")
                 }
@@ -119,6 +130,29 @@ enum WorkerCommand: Command {
             }
             delay = min(delay * 2, 30)
         }
+    }
+
+    /// The endpoint of a worker still waiting for the database: `/health` answers 200 with state `waiting` (and the
+    /// last failure), `/metrics` 503.
+    private static func waitingEndpoint(
+        _ configuration: HTTPServerConfiguration, worker: String, lastFailure: LastDatabaseFailure
+    ) throws -> HTTPServer {
+        try HTTPServer(
+            configuration: configuration,
+            router: HTTPRouter([
+                .respond(.get, "/health") { _ in
+                    let health = NightWorkerHealth.waitingForDatabase(
+                        worker: worker, error: lastFailure.text.withLock { $0 })
+                    return .json(200, try health.jsonDocument())
+                },
+                .respond(.get, "/metrics") { _ in .text(503, "waiting for the database") },
+            ]))
+    }
+
+    /// `host:port` of a server, an IPv6 host in brackets.
+    private static func shown(_ server: HTTPServer) -> String {
+        let host = server.configuration.host
+        return (host.contains(":") ? "[\(host)]" : host) + ":\(server.port)"
     }
 
     /// `HOST:PORT` or `[IPv6]:PORT` as a server configuration.
@@ -196,4 +230,10 @@ actor WorkerStop {
         self.worker = worker
         if count > 0 { await worker.stop(releasingJobs: count > 1) }
     }
+}
+
+/// Why the database could not be used yet, for the health endpoint of a worker waiting for it.
+final class LastDatabaseFailure: Sendable {
+    /// The last failure's description (passwords redacted), nil before the first.
+    let text = Mutex<String?>(nil)
 }

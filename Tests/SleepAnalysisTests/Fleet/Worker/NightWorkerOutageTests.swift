@@ -27,7 +27,8 @@ final class NightWorkerOutageTests: XCTestCase {
         process.executableURL = try builtCommandLineTool()
         process.arguments = [
             "worker", "--name", "early", "--poll-seconds", "0.2", "--input-root", directory.url.path, "--storage",
-            directory.url.appendingPathComponent("storage").path, "--log-format", "json",
+            directory.url.appendingPathComponent("storage").path, "--log-format", "json", "--metrics-address",
+            "127.0.0.1:0",
         ]
         var environment = ProcessInfo.processInfo.environment
         environment[FleetDatabaseAddress.environmentVariable] = cluster.address.connectionString
@@ -46,10 +47,24 @@ final class NightWorkerOutageTests: XCTestCase {
         XCTAssertTrue(waiting.contains("waiting for the database"), waiting)
         XCTAssertFalse(waiting.contains(cluster.address.connectionString), "no password in the log")
         // JSON logs: every line is one object.
+        var levels: [String] = []
         for line in waiting.split(separator: "\n") {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            XCTAssertEqual(object?["level"] as? String, "warning", String(line))
+            levels.append(object?["level"] as? String ?? "none")
         }
+        XCTAssertTrue(levels.contains("warning"), waiting)
+        XCTAssertFalse(levels.contains("none"), waiting)
+        // Its health endpoint already answers: waiting, with why.
+        let range = try XCTUnwrap(waiting.range(of: "on http://127.0.0.1:"), waiting)
+        let curl = Curl(port: try XCTUnwrap(UInt16(waiting[range.upperBound...].prefix { $0.isNumber })))
+        let health = try curl.request("GET", "/health")
+        XCTAssertEqual(health.status, 200, health.errorOutput)
+        XCTAssertEqual(try JSONSchemaValidator.errors(in: health.text, schema: "worker-health"), [])
+        let document = try JSONSerialization.jsonObject(with: health.body) as? [String: Any]
+        XCTAssertEqual(document?["state"] as? String, "waiting", health.text)
+        XCTAssertFalse(health.text.contains(cluster.address.connectionString), "no password in the health")
+        let early = try curl.request("GET", "/metrics")
+        XCTAssertEqual(early.status, 503)
 
         try cluster.start()
         try await NightQueue.migrate(address: cluster.address)
@@ -57,6 +72,10 @@ final class NightWorkerOutageTests: XCTestCase {
         let id = try await queue.submit(try QueueNights.submission(2, in: directory.url))
         let done = try await QueueNights.waitUntil(timeout: 120) { try await queue.job(id: id)?.state == .done }
         XCTAssertTrue(done, "the waiting worker analysed the night once the database came")
+        let metrics = try curl.request("GET", "/metrics")
+        XCTAssertEqual(metrics.status, 200, "the same port serves the worker's metrics now")
+        XCTAssertTrue(
+            metrics.text.contains("sleepanalysis_worker_jobs_completed_total{worker=\"early\"} 1"), metrics.text)
         kill(process.processIdentifier, SIGTERM)
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }

@@ -66,8 +66,10 @@ final class WorkerSystemdUnitTests: XCTestCase {
         let urlFile = directory.appendingPathComponent("database-url")
         try Data("postgresql://worker:secret@127.0.0.1:9/sleep?connect_timeout=1\n".utf8).write(to: urlFile)
         let arguments = execStart.dropFirst().map {
+            // Port 0 for the metrics: the unit's fixed port may be taken on a test machine.
             $0.replacingOccurrences(of: "%S", with: directory.path).replacingOccurrences(
-                of: "/srv/nights", with: directory.path)
+                of: "/srv/nights", with: directory.path
+            ).replacingOccurrences(of: "127.0.0.1:9464", with: "127.0.0.1:0")
         }
         let process = Process()
         process.executableURL = try builtCommandLineTool()
