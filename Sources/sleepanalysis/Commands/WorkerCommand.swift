@@ -73,7 +73,13 @@ enum WorkerCommand: Command {
             endpoint?.port = waiting.port  // the same port once the worker serves it
             log.info("serving /health on http://\(shown(waiting)) while waiting for the database")
         }
-        let opened = try await waitForQueue(address, stop: stop, log: log, lastFailure: lastFailure)
+        let opened: NightQueue?
+        do {
+            opened = try await waitForQueue(address, stop: stop, log: log, lastFailure: lastFailure)
+        } catch {
+            waiting?.stop()
+            throw error
+        }
         waiting?.stop()
         guard let queue = opened else { return }
         let worker = NightWorker(queue: queue, configuration: configuration)
