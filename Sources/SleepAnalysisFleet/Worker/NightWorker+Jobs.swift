@@ -101,9 +101,21 @@ extension NightWorker {
             // The result is kept in memory until the database answers: an outage, however long, neither loses
             // it nor spends an attempt (nobody takes the lease over before it has run again in full after the
             // server's restart, and the lease token decides if someone did).
-            let stored = await persistently("storing the result of job \(id)", keeping: true) {
+            let root = configuration.storageRoot
+            let stored = await persistently(
+                "storing the result of job \(id)", keeping: true,
+                onFirstFailure: {
+                    // Also on disk: a worker stopped during the outage leaves it for the next one on this storage.
+                    do {
+                        try NightPendingResults.keep(result, of: lease, storageRoot: root)
+                    } catch {
+                        self.logger.warning("job \(id): \(error)")
+                    }
+                }
+            ) {
                 try await self.queue.complete(lease, result: result, worker: self.configuration.name)
             }
+            if stored != nil { NightPendingResults.forget(lease, storageRoot: root) }
             if stored == false {
                 metrics.leaseLost()
                 logger.warning("job \(id): analysed, but the lease was lost; result discarded")
@@ -144,11 +156,12 @@ extension NightWorker {
     /// - Parameters:
     ///   - what: The call, for logs.
     ///   - keeping: The call stores a finished result (counted once in the metrics when it has to wait).
+    ///   - onFirstFailure: Run once, when the first try failed transiently.
     ///   - call: The call.
     /// - Returns: The call's value, or nil when it failed for good or the worker gave up (the lease then expires
     ///   and another worker takes the job).
     func persistently<T: Sendable>(
-        _ what: String, keeping: Bool = false, _ call: @Sendable () async throws -> T
+        _ what: String, keeping: Bool = false, onFirstFailure: () -> Void = {}, _ call: @Sendable () async throws -> T
     ) async -> T? {
         var delay: TimeInterval = 0.5
         // At least two tries per lease: once the database is back, the lease holder is there before the lease
@@ -165,7 +178,10 @@ extension NightWorker {
             } catch let error as FleetDatabaseError where error.isTransient {
                 metrics.databaseFailed(error)
                 failures += 1
-                if failures == 1 && keeping { metrics.resultKept() }
+                if failures == 1 {
+                    if keeping { metrics.resultKept() }
+                    onFirstFailure()
+                }
                 if await control.isReleasing {
                     triesWhileReleasing += 1
                     if triesWhileReleasing > 3 {

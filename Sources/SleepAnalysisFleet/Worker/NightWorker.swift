@@ -51,6 +51,7 @@ public final class NightWorker: Sendable {
             logger.warning(
                 "removed \(abandoned.count) folder(s) left by a worker that died: \(abandoned.joined(separator: ", "))")
         }
+        await offerKeptResults()
         let queues =
             configuration.queues.isEmpty ? "every queue" : "queues " + configuration.queues.joined(separator: ", ")
         logger.info("started: \(configuration.concurrency) at once, \(queues), on \(queue.address)")
@@ -153,6 +154,26 @@ public final class NightWorker: Sendable {
             }
             metrics.claimed(waited: lease.waitedSeconds)
             await process(lease)
+        }
+    }
+
+    /// Offers the results a worker on this storage root kept through an outage and could not store before it
+    /// stopped: each is stored if its lease token still holds the job, else dropped.
+    private func offerKeptResults() async {
+        let root = configuration.storageRoot
+        for (lease, result) in NightPendingResults.all(storageRoot: root) {
+            let id = lease.job.id
+            let stored = await persistently("storing the kept result of job \(id)") {
+                try await self.queue.complete(lease, result: result, worker: self.configuration.name)
+            }
+            switch stored {
+            case true?:
+                metrics.completed()
+                logger.info("job \(id): done, with the result a stopped worker kept through an outage")
+            case false?: logger.warning("job \(id): a kept result was refused (the job was taken over); dropped")
+            case nil: continue
+            }
+            NightPendingResults.forget(lease, storageRoot: root)
         }
     }
 

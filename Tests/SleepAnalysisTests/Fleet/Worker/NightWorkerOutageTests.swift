@@ -148,4 +148,64 @@ final class NightWorkerOutageTests: XCTestCase {
         await rivalQueue.close()
         try cluster.stop()
     }
+
+    func test_aWorkerStoppedDuringAnOutage_leavesItsFinishedResult_whichTheNextWorkerStores() async throws {
+        let cluster = try PrivatePostgresCluster()
+        try cluster.start()
+        try await NightQueue.migrate(address: cluster.address)
+        let queue = try await NightQueue(address: cluster.address)
+        let id = try await queue.submit(try QueueNights.submission(0, in: directory.url))
+        let storage = directory.url.appendingPathComponent("shared-storage")
+        let process = Process()
+        process.executableURL = try builtCommandLineTool()
+        process.arguments = [
+            "worker", "--name", "stopped", "--poll-seconds", "0.2", "--input-root", directory.url.path, "--storage",
+            storage.path, "--pace", "40", "--lease-seconds", "4", "--drain-seconds", "0",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment[FleetDatabaseAddress.environmentVariable] = cluster.address.connectionString
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        let log = directory.url.appendingPathComponent("stopped.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let claimed = try await QueueNights.waitUntil(timeout: 60) { try await queue.job(id: id)?.state == .running }
+        XCTAssertTrue(claimed)
+
+        try cluster.stop()
+        let kept = try await QueueNights.waitUntil(timeout: 90) {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("the result is kept until it answers")
+        }
+        XCTAssertTrue(kept, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
+        XCTAssertEqual(process.terminationStatus, 0)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: storage.appendingPathComponent("pending-results").path)
+        XCTAssertEqual(files.count, 1, "the finished result is on disk: \(files)")
+
+        try cluster.start()
+        var configuration = try QueueNights.configuration(name: "next", storage: directory.url, exitsWhenIdle: true)
+        configuration.storageRoot = storage
+        configuration.downloadDirectory = storage.appendingPathComponent("downloads")
+        let nextQueue = try await NightQueue(address: cluster.address)
+        let next = NightWorker(queue: nextQueue, configuration: configuration)
+        try await next.run()
+
+        let job = try await nextQueue.job(id: id)
+        XCTAssertEqual(job?.state, .done)
+        XCTAssertEqual(job?.attempts, 1, "the night was not analysed again")
+        let left = try FileManager.default.contentsOfDirectory(
+            atPath: storage.appendingPathComponent("pending-results").path)
+        XCTAssertEqual(left, [])
+        let metrics = await next.metricsText()
+        XCTAssertTrue(metrics.contains("sleepanalysis_worker_claims_total{worker=\"next\"} 0"), metrics)
+        XCTAssertTrue(metrics.contains("sleepanalysis_worker_jobs_completed_total{worker=\"next\"} 1"), metrics)
+        await nextQueue.close()
+        await queue.close()
+        try cluster.stop()
+    }
 }
