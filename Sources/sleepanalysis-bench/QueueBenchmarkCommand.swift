@@ -57,6 +57,7 @@ enum QueueBenchmarkCommand {
     }
 
     private static func openQueues(_ address: FleetDatabaseAddress, count: Int) async throws -> [NightQueue] {
+        try await NightQueue.migrate(address: address)
         var queues: [NightQueue] = []
         for _ in 0..<count { queues.append(try await NightQueue(address: address)) }
         return queues

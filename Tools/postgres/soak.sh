@@ -50,10 +50,13 @@ for clip in "${clips[@]}"; do
 done
 
 # The queue: night i is clip i mod 4, subjects soak-0 … soak-99.
-"$tool" queue status >/dev/null # creates the tables once, before the parallel submissions
+"$tool" queue migrate >/dev/null # the tables, as their owner; every other command only checks their version
+# Each night has its own idempotency key: the same clip of the same subject comes back every 100 nights, and the
+# default key (subject, start, content) would rightly make those one job.
 seq 0 $((nights - 1)) | xargs -P 4 -I{} sh -c '
     i={}; set -- '"${clips[*]}"'; shift $((i % 4)); exec "$0" queue submit "$1" --start '"$start_time"' \
-        --subject "soak-$((i % 100))" --max-attempts 50 >/dev/null' "$tool"
+        --subject "soak-$((i % 100))" --key "soak-night-$i" --max-attempts 50 --input-root '"$work/clips"' \
+        >/dev/null' "$tool"
 [ "$(sql "SELECT count(*) FROM night_jobs")" -eq "$nights" ] || { echo "not every night was submitted" >&2; exit 1; }
 
 generation=0
@@ -61,7 +64,7 @@ start_worker() {
     generation=$((generation + 1))
     local name="w$1-$generation"
     "$tool" worker --name "$name" --lease-seconds 3 --poll-seconds 0.5 --log-level info ${pace:+--pace "$pace"} \
-        --storage "$work/storage/$name" 2>>"$work/workers.log" >/dev/null &
+        --storage "$work/storage/w$1" --input-root "$work/clips" 2>>"$work/workers.log" >/dev/null &
     pids[$1]=$!
 }
 for k in $(seq 0 $((workers - 1))); do start_worker "$k"; done
@@ -105,6 +108,8 @@ check "nights in the session store" "$nights" "$(sql "
     JOIN session_nights s ON s.subject_id = j.subject_id AND s.session_id = r.session_id")"
 check "session-store nights in all" "$nights" "$(sql "SELECT count(*) FROM session_nights")"
 check "checkpoints left" "0" "$(sql "SELECT count(*) FROM night_checkpoints")"
+# Each worker slot reuses its storage root, so every restart removes what the killed worker left there.
+check "job folders left by killed workers" "0" "$(find "$work/storage" -mindepth 1 -maxdepth 1 -name 'job-*' -type d | wc -l)"
 check "distinct results per clip (session ids aside)" "1 1 1 1" "$(sql "
     SELECT string_agg(n::text, ' ') FROM (
         SELECT count(DISTINCT regexp_replace(r.result::text, r.session_id::text, '', 'gi')) AS n

@@ -20,12 +20,14 @@ night="${SLEEPANALYSIS_NIGHT:-$PWD/Fixtures/night_short.ogg}"
 night_seconds=$(python3 -c "import soundfile, sys; print(soundfile.info(sys.argv[1]).duration)" "$night" 2>/dev/null \
     || { [ -z "${SLEEPANALYSIS_NIGHT:-}" ] && echo 1800; }) \
     || { echo "throughput.sh: cannot read the length of $night (pip install soundfile)" >&2; exit 66; }
+"$tool" queue migrate >/dev/null
 for index in $(seq 1 "$nights"); do
     "$tool" queue submit "$night" --start "2026-12-01T23:00:00Z" --subject "throughput-$index" >/dev/null
 done
 start=$(date +%s.%N)
 cpu_file=$(mktemp)
-/usr/bin/time -f "%U %S" -o "$cpu_file" "$tool" worker --exit-when-idle --concurrency "$concurrency" --log-level warning
+/usr/bin/time -f "%U %S" -o "$cpu_file" "$tool" worker --exit-when-idle --concurrency "$concurrency" --log-level warning \
+    --input-root "$(dirname "$night")"
 end=$(date +%s.%N)
 cpu=$(awk '{ print $1 + $2 }' "$cpu_file")
 rm -f "$cpu_file"

@@ -39,4 +39,6 @@ public struct NightJob: Sendable, Hashable {
     public var leaseExpiresAt: Date?
     /// The last failure's message (kept after a retry succeeds).
     public var lastError: String?
+    /// The job's idempotency key (explicit or default; nil for jobs queued before keys existed).
+    public var idempotencyKey: String?
 }

@@ -12,6 +12,9 @@ public struct NightLease: Sendable, Hashable {
     public var token: UUID
     /// When the lease ends unless renewed.
     public var expiresAt: Date
+    /// Seconds the job had been ready (queued and due, or its former lease expired) when it was claimed: the claim
+    /// latency, by the database's clock.
+    public var waitedSeconds: Double = 0
 }
 
 /// Why a worker gives a job back.

@@ -7,17 +7,30 @@ import SleepAnalysis
 /// 'running'`): once a lease has expired and another worker has claimed the job, or an operator cancelled it, the
 /// old holder's calls change nothing and return false.
 extension NightQueue {
-    /// Takes the next job: the oldest `queued` one whose back-off has passed, or a `running` one whose lease has
-    /// expired (its worker died). Concurrent claimers never get the same job (`FOR UPDATE SKIP LOCKED`). Jobs
-    /// whose lease expired with no attempts left are marked `failed` on the way.
+    /// Takes the next job: of the ready ones — `queued` whose `runAt` or back-off has passed, or `running` whose
+    /// lease has expired (its worker died) — the one of highest priority, then the oldest. Concurrent claimers never
+    /// get the same job (`FOR UPDATE SKIP LOCKED`). Jobs whose lease expired with no attempts left are marked
+    /// `failed` on the way.
+    ///
+    /// A lease is not taken over until its full length has passed since the database server started: after an
+    /// outage that stopped the server, the workers still holding leases have a whole lease to renew them or store
+    /// their results, so a night finished during the outage is not analysed again and no attempt is spent.
     ///
     /// - Parameters:
     ///   - worker: The claiming worker's name (host and process), for `status` and logs.
     ///   - leaseDuration: Seconds the lease lasts unless renewed.
+    ///   - queues: The named queues to take jobs from; empty for every queue.
     /// - Returns: The lease, or nil when no job is ready.
     /// - Throws: `FleetDatabaseError`.
-    public func claim(worker: String, leaseDuration: TimeInterval) async throws -> NightLease? {
+    public func claim(
+        worker: String, leaseDuration: TimeInterval, queues: [String] = []
+    ) async throws -> NightLease? {
         let token = UUID()
+        let queueList: PostgresParameter =
+            queues.isEmpty
+            ? nil
+            : "{" + queues.map { "\"" + $0.replacingOccurrences(of: "\"", with: "") + "\"" }.joined(separator: ",")
+                + "}"
         return try await database.transaction { connection in
             try connection.execute(
                 """
@@ -26,31 +39,40 @@ extension NightQueue {
                     last_error = 'gave up after ' || attempts || ' attempts: the lease of ' || coalesce(leased_by, '?')
                         || ' expired (the worker died or lost the database)'
                 WHERE state = 'running' AND lease_expires_at < now() AND attempts >= max_attempts
-                """)
+                    AND now() > pg_postmaster_start_time() + make_interval(secs => coalesce(lease_seconds, 0))
+                    AND ($1::text[] IS NULL OR queue_name = ANY($1::text[]))
+                """, [queueList])
             guard
                 let row = try connection.execute(
                     """
                     WITH next AS (
-                        SELECT id FROM night_jobs
-                        WHERE (state = 'queued' AND available_at <= now())
-                           OR (state = 'running' AND lease_expires_at < now())
-                        ORDER BY available_at, id
+                        SELECT id, extract(epoch FROM now()
+                            - CASE WHEN state = 'queued' THEN available_at ELSE lease_expires_at END) AS waited
+                        FROM night_jobs
+                        WHERE ((state = 'queued' AND available_at <= now())
+                           OR (state = 'running' AND lease_expires_at < now()
+                               AND now() > pg_postmaster_start_time() + make_interval(secs => coalesce(lease_seconds, 0))))
+                           AND ($4::text[] IS NULL OR queue_name = ANY($4::text[]))
+                        ORDER BY priority DESC, available_at, id
                         LIMIT 1
                         FOR UPDATE SKIP LOCKED
                     )
                     UPDATE night_jobs j SET state = 'running', attempts = j.attempts + 1, lease_token = $1::uuid,
                         leased_by = $2, lease_expires_at = now() + make_interval(secs => $3::float8),
-                        started_at = now()
+                        lease_seconds = $3::float8, started_at = now()
                     FROM next WHERE j.id = next.id
-                    RETURNING \(NightJobRow.columns)
-                    """, [token.uuidString, worker, PostgresParameters.seconds(leaseDuration)]
+                    RETURNING \(NightJobRow.columns), next.waited
+                    """,
+                    [token.uuidString, worker, PostgresParameters.seconds(leaseDuration), queueList]
                 ).rows.first
             else { return nil }
             let job = try NightJobRow.job(from: row)
             guard let expiresAt = job.leaseExpiresAt else {
                 throw FleetDatabaseError(kind: .unexpectedResult, message: "claimed job \(job.id) has no lease end")
             }
-            return NightLease(job: job, token: token, expiresAt: expiresAt)
+            var lease = NightLease(job: job, token: token, expiresAt: expiresAt)
+            lease.waitedSeconds = max(0, (try? row.double(NightJobRow.columnCount)) ?? 0)
+            return lease
         }
     }
 
@@ -67,7 +89,8 @@ extension NightQueue {
         let row = try await database.run { connection in
             try connection.execute(
                 """
-                UPDATE night_jobs SET lease_expires_at = now() + make_interval(secs => $3::float8)
+                UPDATE night_jobs SET lease_expires_at = now() + make_interval(secs => $3::float8),
+                    lease_seconds = $3::float8
                 WHERE id = $1 AND lease_token = $2::uuid AND state = 'running'
                 RETURNING extract(epoch FROM lease_expires_at)
                 """, [String(id), token.uuidString, PostgresParameters.seconds(duration)]

@@ -10,7 +10,7 @@ enum NightQueueSchema {
     static let channel = "sleepanalysis_night_jobs"
 
     /// The migrator for the current schema.
-    static let migrator = PostgresMigrator(schemaName: name, migrations: [version1, version2])
+    static let migrator = PostgresMigrator(schemaName: name, migrations: [version1, version2, version3])
 
     /// Version 1: jobs, their leases and their results (at most one per job).
     static let version1 = [
@@ -62,5 +62,23 @@ enum NightQueueSchema {
             written_at timestamptz NOT NULL DEFAULT now()
         )
         """
+    ]
+
+    /// Version 3: idempotency keys (one job per key), named queues, priorities, the lease's length (a lease is not
+    /// taken over until that long after the server started: an outage does not count against it), and an index for
+    /// pruning finished jobs. Empty subjects are refused from now on (`NOT VALID`: rows already there stay).
+    static let version3 = [
+        "ALTER TABLE night_jobs ADD COLUMN idempotency_key text",
+        "ALTER TABLE night_jobs ADD COLUMN queue_name text NOT NULL DEFAULT 'default'",
+        "ALTER TABLE night_jobs ADD COLUMN priority integer NOT NULL DEFAULT 0",
+        "ALTER TABLE night_jobs ADD COLUMN lease_seconds double precision",
+        "ALTER TABLE night_jobs ADD CONSTRAINT night_jobs_subject_present CHECK (subject_id <> '') NOT VALID",
+        "CREATE UNIQUE INDEX night_jobs_idempotency ON night_jobs (idempotency_key)",
+        "DROP INDEX night_jobs_waiting",
+        "CREATE INDEX night_jobs_ready ON night_jobs (queue_name, priority DESC, available_at, id) WHERE state = 'queued'",
+        """
+        CREATE INDEX night_jobs_finished ON night_jobs (finished_at)
+        WHERE state IN ('done', 'failed', 'cancelled')
+        """,
     ]
 }

@@ -24,3 +24,22 @@ public struct NightQueueStatus: Sendable, Hashable, Codable {
     /// - Returns: How many jobs are in it.
     public func count(_ state: NightJobState) -> Int { counts[state] ?? 0 }
 }
+
+/// What `NightQueue.enqueue(_:policy:)` did: the job, and whether it is new or was already there with the same
+/// idempotency key.
+public struct NightEnqueued: Sendable, Hashable {
+    /// The job's identifier.
+    public var id: Int64
+    /// True when this call added the job; false when the night was already queued (the existing job's id).
+    public var isNew: Bool
+}
+
+/// One schema brought up to date by `NightQueue.migrate(address:reconnect:)`.
+public struct FleetSchemaMigration: Sendable, Hashable {
+    /// The schema (`night-queue`, `session-store`).
+    public var schema: String
+    /// Its version before.
+    public var fromVersion: Int
+    /// Its version now.
+    public var toVersion: Int
+}

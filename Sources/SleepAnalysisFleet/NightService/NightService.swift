@@ -67,15 +67,25 @@ public final class NightService: Sendable {
         try NightServiceCore(configuration: configuration, address: address).router()
     }
 
-    /// Creates or upgrades the service's tables (the night queue's are `NightQueue`'s): the service's only DDL,
-    /// for a role that may create tables. Safe while others do the same.
+    /// Creates or upgrades the service's tables (the night queue's are `NightQueue`'s; `sleepanalysis queue migrate`
+    /// runs both): the service's only DDL, for the database owner. Safe while others do the same.
     ///
     /// - Parameter address: The fleet's database.
-    /// - Throws: `FleetDatabaseError`.
-    public static func migrate(address: FleetDatabaseAddress) async throws {
+    /// - Returns: The service's schema with the version it had and the version it has now.
+    /// - Throws: `FleetDatabaseError` (a role without `CREATE` gets SQLSTATE `42501`).
+    @discardableResult
+    public static func migrate(address: FleetDatabaseAddress) async throws -> FleetSchemaMigration {
         let database = PostgresDatabase(address: address)
-        try await NightServiceSchema.migrator.migrate(database)
-        await database.close()
+        let migrator = NightServiceSchema.migrator
+        do {
+            let before = try await migrator.migrate(database)
+            await database.close()
+            return FleetSchemaMigration(
+                schema: migrator.schemaName, fromVersion: before, toVersion: migrator.latestVersion)
+        } catch {
+            await database.close()
+            throw error
+        }
     }
 }
 

@@ -15,6 +15,12 @@ public struct FleetDatabaseError: Error, Sendable, Hashable, CustomStringConvert
         /// The server answered something this library does not expect (a missing column, a value that does not
         /// parse, a schema written by a newer version).
         case unexpectedResult
+        /// The server refused the login (wrong password, unknown role or database, no `pg_hba.conf` entry): trying
+        /// again with the same address cannot help, so it is reported once, not retried.
+        case authentication
+        /// The database's schema is not the version this library uses: missing or older (run
+        /// `sleepanalysis queue migrate` as the owner), or newer (upgrade this program).
+        case schemaMismatch
     }
 
     /// The kind of failure.
@@ -40,11 +46,19 @@ public struct FleetDatabaseError: Error, Sendable, Hashable, CustomStringConvert
     /// deadlock (`40001`, `40P01`), a server short of resources (class `53`), shutting down (`57P01`…`57P03`) or
     /// a lock that was not available (`55P03`).
     public var isTransient: Bool {
-        if kind == .connection { return true }
+        switch kind {
+        case .connection: return true
+        case .authentication, .schemaMismatch: return false
+        case .statement, .unexpectedResult: break
+        }
         guard let sqlState else { return false }
         return sqlState.hasPrefix("08") || sqlState.hasPrefix("53") || sqlState.hasPrefix("57P")
             || ["40001", "40P01", "55P03"].contains(sqlState)
     }
+
+    /// True when the server refused a statement for want of a privilege (SQLSTATE `42501`, including a row-level
+    /// security policy): the role lacks the right, e.g. a worker's role cancelling a job.
+    public var isPermissionDenied: Bool { sqlState == "42501" }
 
     /// A message for logs and users.
     public var description: String {

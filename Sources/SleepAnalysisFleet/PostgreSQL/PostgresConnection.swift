@@ -30,8 +30,10 @@ final class PostgresConnection {
         }
         guard PQstatus(connection) == CONNECTION_OK else {
             let reason = Self.message(of: connection)
+            let refusedLogin = Self.isLoginRefusal(reason)
             PQfinish(connection)
-            throw FleetDatabaseError(kind: .connection, message: "cannot connect to \(address): \(reason)")
+            throw FleetDatabaseError(
+                kind: refusedLogin ? .authentication : .connection, message: "cannot connect to \(address): \(reason)")
         }
         // Server notices ("relation … already exists, skipping") would go to standard error: drop them.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
@@ -123,6 +125,20 @@ final class PostgresConnection {
     }
 
     // MARK: - Helpers
+
+    /// True when a failed connection's message is the server refusing the login rather than being unreachable:
+    /// a wrong or missing password, an unknown role or database, no `pg_hba.conf` entry (SQLSTATE classes 28 and
+    /// 3D, which libpq only reports as text; servers running with a translated `lc_messages` are not recognised and
+    /// their refusals are retried like an outage).
+    static func isLoginRefusal(_ message: String) -> Bool {
+        let text = message.lowercased()
+        let phrases = [
+            "authentication failed", "no pg_hba.conf entry", "no password supplied", "password authentication",
+            "permission denied for database", "pg_hba.conf rejects",
+        ]
+        if phrases.contains(where: text.contains) { return true }
+        return text.contains("does not exist") && (text.contains("role \"") || text.contains("database \""))
+    }
 
     private func drainNotifications() throws -> [PostgresNotification] {
         guard PQconsumeInput(handle) == 1 else {

@@ -1,5 +1,6 @@
 import Foundation
 import SleepAnalysis
+import Synchronization
 
 /// A PostgreSQL database shared between tasks: one connection, used on a serial queue of its own so that
 /// libpq's blocking calls never hold up the cooperative thread pool or an actor.
@@ -16,6 +17,10 @@ final class PostgresDatabase: @unchecked Sendable {
     private let onConnect: @Sendable (PostgresConnection) throws -> Void
     private let queue: DispatchQueue
     private var connection: PostgresConnection?
+    private let connections = Atomic<Int>(0)
+
+    /// Connections made after the first: how often a broken or closed connection was replaced.
+    var reconnections: Int { max(0, connections.load(ordering: .relaxed) - 1) }
 
     /// A database at `address`; nothing connects until the first call.
     ///
@@ -100,6 +105,7 @@ final class PostgresDatabase: @unchecked Sendable {
             do {
                 let fresh = try PostgresConnection(address: address)
                 try onConnect(fresh)
+                connections.add(1, ordering: .relaxed)
                 connection = fresh
                 return fresh
             } catch let error as FleetDatabaseError where error.isTransient && attempt < policy.attempts {

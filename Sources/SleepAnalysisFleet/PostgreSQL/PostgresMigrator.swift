@@ -8,6 +8,9 @@ import SleepAnalysis
 /// (`pg_advisory_xact_lock`) derived from the schema name: many workers starting together apply each migration
 /// exactly once, the others wait and then find the schema current. A database at a version newer than this
 /// library knows is refused, not altered.
+///
+/// Only `migrate` issues DDL (it needs the owner's rights); every other opener calls `check`, which only reads the
+/// version, so that roles without `CREATE` work.
 struct PostgresMigrator: Sendable {
     /// What the schema is for (e.g. `night-queue`).
     let schemaName: String
@@ -46,6 +49,46 @@ struct PostgresMigrator: Sendable {
     @discardableResult
     func migrateBlocking(_ database: PostgresDatabase) throws -> Int {
         try database.runBlocking { connection in try connection.transaction { try self.migrate($0) } }
+    }
+
+    /// Checks that the database holds exactly this library's version of the schema, without changing anything.
+    ///
+    /// - Parameter database: The database.
+    /// - Throws: `FleetDatabaseError` (`schemaMismatch`) when the schema is missing, older (run `queue migrate`) or
+    ///   newer (upgrade the workers); other `FleetDatabaseError`s when the database cannot be read.
+    func check(_ database: PostgresDatabase) async throws {
+        try await database.run { connection in try self.check(connection) }
+    }
+
+    /// Checks the schema's version, blocking the calling thread; see `check(_:)`.
+    ///
+    /// - Throws: As `check(_:)`.
+    func checkBlocking(_ database: PostgresDatabase) throws {
+        try database.runBlocking { connection in try self.check(connection) }
+    }
+
+    private func check(_ connection: PostgresConnection) throws {
+        let current: Int
+        do {
+            let rows = try connection.execute(
+                "SELECT version FROM sleepanalysis_schema_versions WHERE name = $1", [schemaName]
+            ).rows
+            current = try rows.first.map { Int(try $0.int64(0)) } ?? 0
+        } catch let error as FleetDatabaseError where error.sqlState == "42P01" {
+            current = 0  // undefined_table: nothing was ever migrated
+        }
+        if current < latestVersion {
+            throw FleetDatabaseError(
+                kind: .schemaMismatch,
+                message: "the '\(schemaName)' schema is at version \(current), this library needs \(latestVersion): "
+                    + "run `sleepanalysis queue migrate` as the database owner")
+        }
+        if current > latestVersion {
+            throw FleetDatabaseError(
+                kind: .schemaMismatch,
+                message: "the '\(schemaName)' schema is at version \(current), newer than this library's "
+                    + "\(latestVersion): upgrade the workers")
+        }
     }
 
     /// Applies the missing migrations inside the caller's transaction.

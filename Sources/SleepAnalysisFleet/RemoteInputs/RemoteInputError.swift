@@ -8,6 +8,8 @@ public enum RemoteInputError: Error, Sendable, Hashable, CustomStringConvertible
     case malformedURL(String)
     /// The URL's scheme is not `http` or `https`.
     case unsupportedScheme(String, url: String)
+    /// The URL's host is not among the hosts the queue or worker allows (`NightInputPolicy.remoteHosts`).
+    case hostNotAllowed(String, url: String)
     /// The server refused the file for good (404, 403, 410, any other 4xx but 408 and 429).
     case refused(status: Int, url: String)
     /// The file is larger than the worker accepts.
@@ -20,7 +22,7 @@ public enum RemoteInputError: Error, Sendable, Hashable, CustomStringConvertible
     /// True when trying again cannot help: the input itself is wrong (the job fails instead of being retried).
     public var isPermanent: Bool {
         switch self {
-        case .malformedURL, .unsupportedScheme, .refused, .tooLarge: true
+        case .malformedURL, .unsupportedScheme, .hostNotAllowed, .refused, .tooLarge: true
         case .unavailable, .cannotStore: false
         }
     }
@@ -31,6 +33,7 @@ public enum RemoteInputError: Error, Sendable, Hashable, CustomStringConvertible
         case .malformedURL(let text): "Remote input: '\(text)' is not a valid http(s) URL"
         case .unsupportedScheme(let scheme, let url):
             "Remote input: \(url) uses '\(scheme)'; inputs are paths or http(s) URLs"
+        case .hostNotAllowed(let host, let url): "Remote input: \(url) names the host '\(host)', which is not allowed"
         case .refused(let status, let url): "Remote input: \(url) answered HTTP \(status)"
         case .tooLarge(let bytes, let limit, let url):
             "Remote input: \(url) is \(bytes) bytes, more than the limit of \(limit)"

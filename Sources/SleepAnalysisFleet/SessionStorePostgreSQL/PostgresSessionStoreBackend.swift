@@ -11,9 +11,11 @@ struct PostgresSessionStoreBackend: SessionStoreBackend {
     private let database: PostgresDatabase
     private let reconnect: FleetDatabaseReconnectPolicy
 
-    /// Connects to `address` and creates or upgrades the tables, blocking the calling thread.
+    /// Connects to `address` and checks the tables' version (created and upgraded by `queue migrate` alone),
+    /// blocking the calling thread.
     ///
-    /// - Throws: `SleepCycleSdkError.storageFailure` when the database cannot be reached or migrated.
+    /// - Throws: `SleepCycleSdkError.storageFailure` when the database cannot be reached or its tables are missing,
+    ///   older or newer than this library's.
     init(address: FleetDatabaseAddress, subject: String, reconnect: FleetDatabaseReconnectPolicy) throws {
         self.address = address
         self.subject = subject
@@ -21,7 +23,7 @@ struct PostgresSessionStoreBackend: SessionStoreBackend {
         database = PostgresDatabase(address: address, policy: reconnect)
         let database = database
         _ = try Self.storageFailures(location: "subject '\(subject)' at \(address)") {
-            try PostgresSessionStoreSchema.migrator.migrateBlocking(database)
+            try PostgresSessionStoreSchema.migrator.checkBlocking(database)
         }
     }
 

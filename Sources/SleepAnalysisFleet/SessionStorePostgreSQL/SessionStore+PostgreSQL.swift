@@ -10,8 +10,9 @@ import SleepAnalysis
 /// for await change in store.changes { print(change.sessionId) }   // saved or deleted by any worker
 /// ```
 extension SessionStore {
-    /// Opens a subject's nights in PostgreSQL (creating or upgrading the tables, safely while other processes do
-    /// the same), blocking the calling thread while it connects.
+    /// Opens a subject's nights in PostgreSQL, blocking the calling thread while it connects. The tables must
+    /// have been created by `NightQueue.migrate(address:reconnect:)` (`sleepanalysis queue migrate`): opening a
+    /// store only checks their version, so a read-only role can.
     ///
     /// Queries and writes see and change that subject's nights only; anchors count that subject's changes. The
     /// `changes` stream delivers every change to the subject made through any connection (`LISTEN/NOTIFY`).
@@ -21,7 +22,7 @@ extension SessionStore {
     ///   - subject: Whose nights (the `subjectId` of the queue's submissions); not empty.
     ///   - reconnect: How to retry connecting.
     /// - Throws: `SleepCycleSdkError.invalidConfiguration` for an empty subject; `storageFailure` when the database
-    ///   cannot be reached or migrated (the message names the address without its password).
+    ///   cannot be reached or its tables are not at this library's version (the message names the address without its password).
     public convenience init(
         address: FleetDatabaseAddress, subject: String,
         reconnect: FleetDatabaseReconnectPolicy = FleetDatabaseReconnectPolicy()

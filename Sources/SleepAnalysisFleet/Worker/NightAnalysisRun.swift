@@ -69,10 +69,21 @@ final class NightAnalysisRun: Sendable {
     ///
     /// - Returns: The result, the failure, or the abort.
     func run() async -> Outcome {
-        defer {
-            try? FileManager.default.removeItem(at: storageDirectory)
-            try? FileManager.default.removeItem(at: downloadDirectory)
+        // Nothing named outside the worker's input policy is opened or fetched, whoever queued it.
+        do {
+            try configuration.inputPolicy.check(lease.job.submission)
+        } catch {
+            return .failed(.classify(error))
         }
+        let folders: NightRunFolders
+        do {
+            folders = try NightRunFolders.claim(
+                storageDirectory.lastPathComponent, storageRoot: configuration.storageRoot,
+                downloadDirectory: configuration.downloadDirectory)
+        } catch {
+            return .failed(.classify(error))
+        }
+        defer { folders.remove() }
         let inputs: NightLocalInputs
         do {
             inputs = try await fetchInputs()

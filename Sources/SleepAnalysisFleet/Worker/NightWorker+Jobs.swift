@@ -18,6 +18,7 @@ extension NightWorker {
                 "job \(job.id): resuming after \(checkpoint.epochs) epochs journaled by \(checkpoint.writtenBy)")
         }
         let run = NightAnalysisRun(lease: lease, configuration: configuration, checkpoint: checkpoint)
+        let began = Date()
         await control.register(run, job: job.id)
         let outcome = await withTaskGroup(of: NightAnalysisRun.Outcome?.self) { group in
             group.addTask { await run.run() }
@@ -34,6 +35,11 @@ extension NightWorker {
             return outcome
         }
         await control.unregister(job: job.id)
+        if case .analysed = outcome {
+            metrics.ran(seconds: Date().timeIntervalSince(began), analysed: true)
+        } else {
+            metrics.ran(seconds: 0, analysed: false)
+        }
         await finish(lease, outcome)
     }
 
@@ -51,12 +57,16 @@ extension NightWorker {
             do {
                 guard try await queue.renew(&lease, for: configuration.leaseDuration) else {
                     logger.warning("job \(lease.job.id): lease lost (cancelled, or expired and taken); stopping it")
+                    metrics.leaseLost()
                     run.abort(.leaseLost)
                     return
                 }
+                metrics.databaseAnswered()
                 savedEpochs = await saveCheckpoint(lease, run: run, after: savedEpochs)
             } catch {
-                logger.warning("job \(lease.job.id): cannot renew the lease (trying again): \(error)")
+                // The night goes on: its lease is renewed, or its result stored, once the database answers again.
+                metrics.databaseFailed(error)
+                logger.warning("job \(lease.job.id): cannot renew the lease (analysing on, trying again): \(error)")
             }
         }
     }
@@ -88,13 +98,35 @@ extension NightWorker {
         let id = lease.job.id
         switch outcome {
         case .analysed(let result):
-            let stored = await persistently("storing the result of job \(id)") {
+            // The result is kept in memory until the database answers: an outage, however long, neither loses
+            // it nor spends an attempt (nobody takes the lease over before it has run again in full after the
+            // server's restart, and the lease token decides if someone did).
+            let root = configuration.storageRoot
+            let stored = await persistently(
+                "storing the result of job \(id)", keeping: true,
+                onFirstFailure: {
+                    // Also on disk: a worker stopped during the outage leaves it for the next one on this storage.
+                    do {
+                        try NightPendingResults.keep(result, of: lease, storageRoot: root)
+                    } catch {
+                        self.logger.warning("job \(id): \(error)")
+                    }
+                }
+            ) {
                 try await self.queue.complete(lease, result: result, worker: self.configuration.name)
             }
-            if stored == false { logger.warning("job \(id): analysed, but the lease was lost; result discarded") }
-            if stored == true { logger.info("job \(id): done") }
+            if stored != nil { NightPendingResults.forget(lease, storageRoot: root) }
+            if stored == false {
+                metrics.leaseLost()
+                logger.warning("job \(id): analysed, but the lease was lost; result discarded")
+            }
+            if stored == true {
+                metrics.completed()
+                logger.info("job \(id): done")
+            }
         case .failed(let classification):
             if case .worker(let error) = classification {
+                metrics.failed(.worker)
                 // The worker's run throws this error to its caller: logged at debug only, not reported twice.
                 logger.debug("job \(id): this worker cannot analyse nights, stopping: \(error.description)")
                 _ = await persistently("releasing job \(id)") { try await self.queue.release(lease) }
@@ -102,6 +134,7 @@ extension NightWorker {
                 return
             }
             guard let failure = classification.jobFailure else { return }
+            if case .input = failure { metrics.failed(.input) } else { metrics.failed(.transient) }
             let state = await persistently("failing job \(id)") { try await self.queue.fail(lease, failure) }
             switch (failure, state.flatMap { $0 }) {
             case (_, nil): logger.warning("job \(id): failed, but the lease was lost: \(failure.message)")
@@ -116,26 +149,57 @@ extension NightWorker {
         }
     }
 
-    /// Runs a queue call, retrying transient database failures a few times with back-off.
+    /// Runs a queue call, retrying transient database failures with back-off (0.5 s doubling to half the lease, at
+    /// most 30 s) until the database answers. Once the worker is releasing its jobs (a second signal, or the drain time spent), three
+    /// more tries at most.
     ///
-    /// - Returns: The call's value, or nil when it kept failing (the lease then expires and another worker
-    ///   takes the job).
-    private func persistently<T: Sendable>(
-        _ what: String, _ call: @Sendable () async throws -> T
+    /// - Parameters:
+    ///   - what: The call, for logs.
+    ///   - keeping: The call stores a finished result (counted once in the metrics when it has to wait).
+    ///   - onFirstFailure: Run once, when the first try failed transiently.
+    ///   - call: The call.
+    /// - Returns: The call's value, or nil when it failed for good or the worker gave up (the lease then expires
+    ///   and another worker takes the job).
+    func persistently<T: Sendable>(
+        _ what: String, keeping: Bool = false, onFirstFailure: () -> Void = {}, _ call: @Sendable () async throws -> T
     ) async -> T? {
         var delay: TimeInterval = 0.5
-        for attempt in 1...6 {
+        // At least two tries per lease: once the database is back, the lease holder is there before the lease
+        // (which restarts with the server) can be taken over.
+        let maximumDelay = min(30, max(0.5, configuration.leaseDuration / 2))
+        var failures = 0
+        var triesWhileReleasing = 0
+        while true {
             do {
-                return try await call()
-            } catch let error as FleetDatabaseError where error.isTransient && attempt < 6 {
-                logger.warning("\(what) failed (retrying in \(delay) s): \(error)")
+                let value = try await call()
+                metrics.databaseAnswered()
+                if failures > 0 { logger.info("\(what): done after the database returned (\(failures) failed tries)") }
+                return value
+            } catch let error as FleetDatabaseError where error.isTransient {
+                metrics.databaseFailed(error)
+                failures += 1
+                if failures == 1 {
+                    if keeping { metrics.resultKept() }
+                    onFirstFailure()
+                }
+                if await control.isReleasing {
+                    triesWhileReleasing += 1
+                    if triesWhileReleasing > 3 {
+                        logger.error("\(what) failed; the worker is stopping, giving up: \(error)")
+                        return nil
+                    }
+                }
+                if failures == 1 || failures.isMultiple(of: 10) {
+                    let kept = keeping ? " (the result is kept until it answers)" : ""
+                    logger.warning("\(what) failed, retrying until the database answers\(kept): \(error)")
+                }
                 try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-                delay = min(delay * 2, 10)
+                delay = min(delay * 2, maximumDelay)
             } catch {
+                metrics.databaseFailed(error)
                 logger.error("\(what) failed: \(error)")
                 return nil
             }
         }
-        return nil
     }
 }

@@ -22,6 +22,7 @@ public final class NightWorker: Sendable {
     public let configuration: NightWorkerConfiguration
     let control = NightWorkerControl()
     let logger: PackageLogger
+    let metrics = NightWorkerMetrics()
 
     /// A worker on `queue`; nothing happens until `run()`.
     ///
@@ -37,20 +38,70 @@ public final class NightWorker: Sendable {
 
     /// Works until `stop` is called (then returns once the running nights are finished or released).
     ///
-    /// - Throws: `SleepCycleSdkError.invalidApiKey` or `.featureNotEnabled` when the licence is refused (the
-    ///   worker gives its jobs back and stops).
+    /// First removes the folders that runs of a killed worker left in the storage root. While the database cannot
+    /// be reached, slots wait with back-off (running nights go on, and their results are stored once it answers).
+    ///
+    /// - Throws: `SleepCycleSdkError.invalidApiKey` or `.featureNotEnabled` when the licence is refused, and
+    ///   `FleetDatabaseError` (`authentication`) when the database refuses the worker's login (the worker gives its
+    ///   jobs back and stops).
     public func run() async throws {
-        logger.info("started: \(configuration.concurrency) at once, on \(queue.address)")
+        let abandoned = NightRunFolders.removeAbandoned(
+            storageRoot: configuration.storageRoot, downloadDirectory: configuration.downloadDirectory)
+        if !abandoned.isEmpty {
+            logger.warning(
+                "removed \(abandoned.count) folder(s) left by a worker that died: \(abandoned.joined(separator: ", "))")
+        }
+        await offerKeptResults()
+        let queues =
+            configuration.queues.isEmpty ? "every queue" : "queues " + configuration.queues.joined(separator: ", ")
+        logger.info("started: \(configuration.concurrency) at once, \(queues), on \(queue.address)")
         let listening = Task { await listenForJobs() }
+        let pruning = Task { await pruneNow() }
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<configuration.concurrency {
                 group.addTask { await self.workSlot() }
             }
         }
         listening.cancel()
+        pruning.cancel()
         await listening.value
+        await pruning.value
         logger.info("stopped")
         if let fault = await control.fault { throw fault }
+    }
+
+    /// The worker's metrics in the Prometheus text format: the queue's gauges (`NightQueue.metricsText()`, when
+    /// the database answers; `sleepanalysis_worker_database_up` says whether it did), then the worker's own
+    /// counters: claims and their latency, analysis seconds, failures by class, leases lost, results kept through
+    /// an outage, database reconnections, running nights. What the worker's `/metrics` endpoint serves.
+    ///
+    /// - Returns: The text (content type `text/plain; version=0.0.4`).
+    public func metricsText() async -> String {
+        var text = PrometheusText()
+        var reachable = true
+        do {
+            NightQueue.write(try await queue.queueCounts(), to: &text)
+        } catch {
+            reachable = false
+        }
+        text.family("sleepanalysis_worker_database_up", "gauge", "1 when the database answered the metrics query.")
+        text.sample("sleepanalysis_worker_database_up", [("worker", configuration.name)], reachable ? 1 : 0)
+        metrics.write(to: &text, worker: configuration.name, reconnections: queue.database.reconnections)
+        return text.text
+    }
+
+    /// Whether the worker works, and what it is doing.
+    ///
+    /// - Returns: The health: not healthy once stopping or stopped by a fault; a database that cannot be reached
+    ///   is reported but healthy (the worker waits for it, keeping its results).
+    public func health() async -> NightWorkerHealth {
+        let (contact, failure) = metrics.databaseState
+        let claiming = await control.isClaiming
+        let faulted = await control.fault != nil
+        return NightWorkerHealth(
+            isHealthy: claiming && !faulted, worker: configuration.name,
+            state: faulted ? "faulted" : claiming ? "working" : "stopping", runningJobs: metrics.running,
+            databaseReachable: failure == nil, lastDatabaseContact: contact, databaseError: failure)
     }
 
     /// Stops the worker: it claims nothing more; running nights are finished (or, after `drainTimeout` or with
@@ -75,9 +126,18 @@ public final class NightWorker: Sendable {
         while await control.isClaiming {
             let lease: NightLease?
             do {
-                lease = try await queue.claim(worker: configuration.name, leaseDuration: configuration.leaseDuration)
+                lease = try await queue.claim(
+                    worker: configuration.name, leaseDuration: configuration.leaseDuration,
+                    queues: configuration.queues)
+                metrics.databaseAnswered()
                 failures = 0
+            } catch let error as FleetDatabaseError where error.kind == .authentication {
+                // A refused login does not pass by retrying: reported once, by run().
+                metrics.databaseFailed(error)
+                await control.fail(error)
+                continue
             } catch {
+                metrics.databaseFailed(error)
                 failures += 1
                 let pause = min(30, configuration.idlePollInterval * pow(2, Double(min(failures, 5) - 1)))
                 logger.warning("cannot claim a job (retrying in \(Int(pause.rounded(.up))) s): \(error)")
@@ -92,7 +152,45 @@ public final class NightWorker: Sendable {
                 await control.wait(upTo: configuration.idlePollInterval)
                 continue
             }
+            metrics.claimed(waited: lease.waitedSeconds)
             await process(lease)
+        }
+    }
+
+    /// Offers the results a worker on this storage root kept through an outage and could not store before it
+    /// stopped: each is stored if its lease token still holds the job, else dropped.
+    private func offerKeptResults() async {
+        let root = configuration.storageRoot
+        for (lease, result) in NightPendingResults.all(storageRoot: root) {
+            let id = lease.job.id
+            let stored = await persistently("storing the kept result of job \(id)") {
+                try await self.queue.complete(lease, result: result, worker: self.configuration.name)
+            }
+            switch stored {
+            case true?:
+                metrics.completed()
+                logger.info("job \(id): done, with the result a stopped worker kept through an outage")
+            case false?: logger.warning("job \(id): a kept result was refused (the job was taken over); dropped")
+            case nil: continue
+            }
+            NightPendingResults.forget(lease, storageRoot: root)
+        }
+    }
+
+    /// Prunes finished jobs every `pruneInterval` while the worker runs, when `pruneAge` is set.
+    private func pruneNow() async {
+        guard let age = configuration.pruneAge else { return }
+        while !Task.isCancelled, await control.isClaiming {
+            do {
+                let pruned = try await queue.prune(olderThan: age)
+                metrics.pruned(pruned.jobs)
+                if pruned.jobs > 0 {
+                    logger.info("pruned \(pruned.jobs) finished job(s) with \(pruned.results) result(s)")
+                }
+            } catch {
+                logger.warning("cannot prune finished jobs (trying again later): \(error)")
+            }
+            await control.wait(upTo: configuration.pruneInterval)
         }
     }
 

@@ -19,7 +19,20 @@ public struct NightWorkerConfiguration: Sendable {
     /// Stop (finishing the running nights) as soon as no job is ready to claim, instead of waiting for more: for
     /// batch runs that drain the queue and exit.
     public var exitsWhenIdle: Bool
-    /// The directory under which each night gets a storage directory of its own (removed when it ends).
+    /// The named queues this worker takes jobs from; empty for every queue.
+    public var queues: [String]
+    /// Which inputs the worker opens: a job naming a path outside `NightInputPolicy.localRoots`, or a URL of a
+    /// scheme or host not allowed, fails without anything being read. `unconfined` by default; the command-line
+    /// worker confines local inputs to its `--input-root`s.
+    public var inputPolicy: NightInputPolicy
+    /// Finished jobs older than this (seconds) are pruned every `pruneInterval` by the worker
+    /// (`NightQueue.prune(olderThan:includingNights:)`, nights kept); nil never prunes.
+    public var pruneAge: TimeInterval?
+    /// Seconds between two prunes.
+    public var pruneInterval: TimeInterval
+    /// The directory under which each night gets a storage directory of its own (removed when it ends). Workers may
+    /// share it: each run holds a lock beside its folder, and a worker starting on it removes the folders of runs
+    /// whose process died (`kill -9`).
     public var storageRoot: URL
     /// The worker's download cache: each night's `http(s)` inputs are fetched into a directory of their own under
     /// it (resumed there after a dropped connection) and removed when the night ends.
@@ -49,8 +62,12 @@ public struct NightWorkerConfiguration: Sendable {
     ///   - idlePollInterval: Seconds between looks at an empty queue.
     ///   - drainTimeout: Seconds a stopping worker finishes running nights before releasing them.
     ///   - exitsWhenIdle: Stop once no job is ready to claim.
-    ///   - storageRoot: Where the analyzers' storage directories go; nil for a directory in the temporary
-    ///     directory named after the worker.
+    ///   - queues: The named queues to take jobs from; empty for all.
+    ///   - inputPolicy: Which inputs may be opened.
+    ///   - pruneAge: Prune finished jobs older than this many seconds; nil for never.
+    ///   - pruneInterval: Seconds between prunes.
+    ///   - storageRoot: Where the analyzers' storage directories go; nil for `sleepanalysis-worker` in the
+    ///     temporary directory.
     ///   - downloadDirectory: The download cache; nil for `downloads` in `storageRoot`.
     ///   - fetcher: How `http(s)` inputs are fetched.
     ///   - pace: How fast nights are replayed.
@@ -59,7 +76,9 @@ public struct NightWorkerConfiguration: Sendable {
     public init(
         apiKey: String, trustedIssuerKeys: [String] = [], name: String? = nil, concurrency: Int = 1,
         leaseDuration: TimeInterval = 60, renewalInterval: TimeInterval? = nil, idlePollInterval: TimeInterval = 5,
-        drainTimeout: TimeInterval = 30, exitsWhenIdle: Bool = false, storageRoot: URL? = nil,
+        drainTimeout: TimeInterval = 30, exitsWhenIdle: Bool = false, queues: [String] = [],
+        inputPolicy: NightInputPolicy = .unconfined, pruneAge: TimeInterval? = nil, pruneInterval: TimeInterval = 3_600,
+        storageRoot: URL? = nil,
         downloadDirectory: URL? = nil,
         fetcher: RemoteInputFetcher = RemoteInputFetcher(userAgent: "sleepanalysis/\(SleepAnalysisVersion.current)"),
         pace: ReplayPace = .asFastAsPossible,
@@ -75,10 +94,13 @@ public struct NightWorkerConfiguration: Sendable {
         self.idlePollInterval = max(0.05, idlePollInterval)
         self.drainTimeout = max(0, drainTimeout)
         self.exitsWhenIdle = exitsWhenIdle
+        self.queues = queues
+        self.inputPolicy = inputPolicy
+        self.pruneAge = pruneAge.map { max(0, $0) }
+        self.pruneInterval = max(1, pruneInterval)
         self.storageRoot =
             storageRoot
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
-                "sleepanalysis-worker-\(workerName)", isDirectory: true)
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("sleepanalysis-worker", isDirectory: true)
         self.downloadDirectory =
             downloadDirectory ?? self.storageRoot.appendingPathComponent("downloads", isDirectory: true)
         self.fetcher = fetcher

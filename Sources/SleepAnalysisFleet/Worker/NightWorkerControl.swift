@@ -13,12 +13,14 @@ actor NightWorkerControl {
     }
 
     private(set) var stopMode: StopMode?
-    private(set) var fault: SleepCycleSdkError?
+    private(set) var fault: (any Error)?
     private var runs: [Int64: NightAnalysisRun] = [:]
     private var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
 
     /// True while the worker should claim jobs.
     var isClaiming: Bool { stopMode == nil }
+    /// True once the worker gives its running nights back.
+    var isReleasing: Bool { stopMode == .release }
 
     /// Asks the worker to stop; `release` overrides an earlier `drain`, never the reverse.
     ///
@@ -31,10 +33,11 @@ actor NightWorkerControl {
         wakeAll()
     }
 
-    /// Records a fault that makes the worker unfit (a bad licence) and stops it, releasing its jobs.
+    /// Records a fault that makes the worker unfit (a bad licence, a login the database refuses) and stops it,
+    /// releasing its jobs.
     ///
     /// - Parameter error: What is wrong.
-    func fail(_ error: SleepCycleSdkError) {
+    func fail(_ error: any Error) {
         if fault == nil { fault = error }
         stop(.release)
     }

@@ -6,7 +6,7 @@ import SleepAnalysis
 /// (a queued or running job cancelled; its worker stops at its next lease renewal).
 enum QueueJobCommand {
     static let specification = ArgumentSpecification(
-        options: [DatabaseArgument.option],
+        options: DatabaseArgument.options,
         positionals: ["retry|cancel", "JOB_ID"],
         usage: """
             usage: sleepanalysis queue retry JOB_ID [--database URL]

@@ -5,7 +5,7 @@ import SleepAnalysis
 /// `sleepanalysis queue result JOB_ID`: a done job's result, as JSON like `analyze --format json` prints it.
 enum QueueResultCommand {
     static let specification = ArgumentSpecification(
-        options: [DatabaseArgument.option],
+        options: DatabaseArgument.options,
         positionals: ["JOB_ID"],
         usage: """
             usage: sleepanalysis queue result JOB_ID [--database URL]

@@ -10,7 +10,7 @@ import SleepAnalysisFleet
 /// `oldestWaiting` is omitted when nothing waits.
 enum QueueStatusCommand {
     static let specification = ArgumentSpecification(
-        options: [DatabaseArgument.option, "format"],
+        options: DatabaseArgument.options.union(["format"]),
         usage: """
             usage: sleepanalysis queue status [--format json|text] [--database URL]
 

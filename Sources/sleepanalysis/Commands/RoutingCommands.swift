@@ -71,18 +71,26 @@ enum FeaturesCommandEntry: Command {
     }
 }
 
-/// `queue submit|status|retry|cancel|result …`: the PostgreSQL night queue, by the word after `queue`.
+/// `queue migrate|submit|status|list|metrics|prune|retry|cancel|result …`: the PostgreSQL night queue, by the word
+/// after `queue`.
 enum QueueCommandEntry: Command {
     static let name = "queue"
-    static let summary = "the PostgreSQL night queue (queue submit|status|retry|cancel|result …)"
+    static let summary =
+        "the PostgreSQL night queue (queue migrate|submit|status|list|metrics|prune|retry|cancel|result)"
     static let usage = """
-        usage: sleepanalysis queue submit AUDIO --start ISO8601 --subject ID [--accelerometer CSV]
-                                   [--heart-rate CSV] [--max-attempts N] [--database URL]
+        usage: sleepanalysis queue migrate                       (as the owner: the only command issuing DDL)
+               sleepanalysis queue submit AUDIO --start ISO8601 --subject ID [--accelerometer CSV]
+                                   [--heart-rate CSV] [--queue NAME] [--priority N] [--run-at ISO8601]
+                                   [--key KEY] [--max-attempts N] [--input-root DIR[:DIR…]]
                  (AUDIO and the CSVs: paths every worker sees, or http(s) URLs the worker downloads)
-               sleepanalysis queue status [--format json|text] [--database URL]
-               sleepanalysis queue retry JOB_ID [--database URL]
-               sleepanalysis queue cancel JOB_ID [--database URL]
-               sleepanalysis queue result JOB_ID [--database URL]
+               sleepanalysis queue status [--format json|text]
+               sleepanalysis queue list [--state S[,S…]] [--queue NAME] [--limit N] [--format json|text]
+               sleepanalysis queue metrics                       (Prometheus text)
+               sleepanalysis queue prune --older-than DURATION [--including-nights]
+               sleepanalysis queue retry JOB_ID
+               sleepanalysis queue cancel JOB_ID
+               sleepanalysis queue result JOB_ID
+          each with [--database URL | --database-file FILE] (default $SLEEPANALYSIS_DATABASE_URL)
 
         """
 
@@ -91,8 +99,12 @@ enum QueueCommandEntry: Command {
         .subcommands(
             usage: usage,
             [
+                .init(name: "migrate", specification: QueueMigrateCommand.specification),
                 .init(name: "submit", specification: QueueSubmitCommand.specification),
                 .init(name: "status", specification: QueueStatusCommand.specification),
+                .init(name: "list", specification: QueueListCommand.specification),
+                .init(name: "metrics", specification: QueueMetricsCommand.specification),
+                .init(name: "prune", specification: QueuePruneCommand.specification),
                 .init(name: "retry", specification: QueueJobCommand.specification),
                 .init(name: "cancel", specification: QueueJobCommand.specification),
                 .init(name: "result", specification: QueueResultCommand.specification),
@@ -103,8 +115,12 @@ enum QueueCommandEntry: Command {
     static func run(_ arguments: [String]) async throws {
         let rest = Array(arguments.dropFirst())
         switch arguments.first {
+        case "migrate": try await QueueMigrateCommand.run(rest)
         case "submit": try await QueueSubmitCommand.run(rest)
         case "status": try await QueueStatusCommand.run(rest)
+        case "list": try await QueueListCommand.run(rest)
+        case "metrics": try await QueueMetricsCommand.run(rest)
+        case "prune": try await QueuePruneCommand.run(rest)
         case "retry", "cancel": try await QueueJobCommand.run(arguments)
         case "result": try await QueueResultCommand.run(rest)
         case "-h", "--help", "help": print(usage, terminator: "")

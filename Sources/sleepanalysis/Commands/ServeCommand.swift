@@ -12,13 +12,13 @@ enum ServeCommand: Command {
     static var syntax: CommandSyntax { .options(specification) }
 
     static let specification = ArgumentSpecification(
-        options: [
-            DatabaseArgument.option, "chunks", "host", "port", "trusted-keys", "max-chunk-bytes", "max-chunks",
+        options: DatabaseArgument.options.union([
+            "chunks", "host", "port", "trusted-keys", "max-chunk-bytes", "max-chunks",
             "rate", "burst", "timeout-seconds", "max-connections", "max-attempts", "log-level",
-        ],
+        ]),
         flags: ["migrate"],
         usage: """
-            usage: sleepanalysis serve --chunks DIR [--database URL] [options]
+            usage: sleepanalysis serve --chunks DIR [--database URL | --database-file FILE] [options]
 
             \(DatabaseArgument.usageLine)
               --chunks DIR              where uploaded chunks are kept; workers must read it at the same path
@@ -57,9 +57,9 @@ enum ServeCommand: Command {
             requestsPerSecondPerTenant: Double(try positive(parsed, "rate", default: 200)),
             requestBurstPerTenant: try positive(parsed, "burst", default: 400),
             maximumAttempts: try positive(parsed, "max-attempts", default: 5), logLevel: try logLevel(parsed))
-        let address = FleetDatabaseAddress.resolve(parsed.option(DatabaseArgument.option))
+        let address = try DatabaseArgument.address(parsed)
         if parsed.flag("migrate") {
-            await (try NightQueue(address: address)).close()
+            try await NightQueue.migrate(address: address)
             try await NightService.migrate(address: address)
         }
         let service = try NightService(configuration: configuration, address: address)

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import SleepAnalysis
+import SleepAnalysisFleet
 
 /// Dispatches `sleepanalysis <command> …` and turns errors into messages on standard error and exit statuses.
 enum CommandRunner {
@@ -10,8 +11,9 @@ enum CommandRunner {
     /// - Parameters:
     ///   - arguments: the process arguments without the program name.
     ///   - commands: the available commands.
-    /// - Returns: the exit status: 0 on success, 64 usage, 65 bad input (data files, licence keys), 73 a result
-    ///   that could not be stored, 1 other failures.
+    /// - Returns: the exit status: 0 on success, 64 usage, 65 bad input (data files, licence keys), 69 a database
+    ///   that cannot be reached or is not migrated, 73 a result that could not be stored, 77 a database login or
+    ///   right refused, 1 other failures.
     static func run(_ arguments: [String], commands: [any Command.Type]) async -> Int32 {
         let table = CommandTable(commands: commands)
         guard let name = arguments.first else {
@@ -40,6 +42,9 @@ enum CommandRunner {
                 printError("sleepanalysis \(name): \(error.message)\n")
             }
             return error.exitCode
+        } catch let error as FleetDatabaseError {
+            printError("sleepanalysis \(name): \(error.description)\n")
+            return DatabaseArgument.exitCode(for: error)
         } catch let error as SleepCycleSdkError {
             printError("sleepanalysis \(name): \(error.description)\n")
             return CommandLineError.exitCode(for: error)

@@ -9,7 +9,9 @@ enum StoreDirectoryArgument {
     /// The option name, for `ArgumentSpecification.options`.
     static let option = "store"
     /// The options of a reading command: `--store DIR`, or `--database URL` and `--subject ID`.
-    static let readingOptions: Set<String> = [option, DatabaseArgument.option, subjectOption]
+    static let readingOptions: Set<String> = [
+        option, DatabaseArgument.option, DatabaseArgument.fileOption, subjectOption,
+    ]
     /// The subject option's name.
     static let subjectOption = "subject"
     /// The reading options' lines in usage texts.
@@ -18,6 +20,7 @@ enum StoreDirectoryArgument {
                                    ~/.local/share/sleepanalysis)
               --database URL       read the PostgreSQL session store instead (fleet nights; default
                                    $SLEEPANALYSIS_DATABASE_URL, else libpq's PG* variables and ~/.pgpass)
+              --database-file FILE a file holding that URL (default $SLEEPANALYSIS_DATABASE_URL_FILE)
               --subject ID         whose nights, in the PostgreSQL store (required with it; alone, it
                                    reads the store at $SLEEPANALYSIS_DATABASE_URL)
         """
@@ -88,7 +91,7 @@ enum StoreDirectoryArgument {
     /// - Throws: A usage `CommandLineError` for `--database` without `--subject` or with `--store`;
     ///   `SleepCycleSdkError.storageFailure` when the database cannot be reached (the message shows no password).
     private static func openPostgreSQL(_ parsed: ParsedArguments) throws -> SessionStore? {
-        let database = parsed.option(DatabaseArgument.option)
+        let database = parsed.option(DatabaseArgument.option) ?? parsed.option(DatabaseArgument.fileOption)
         let subject = parsed.option(subjectOption)
         guard database != nil || subject != nil else { return nil }
         guard parsed.option(option) == nil else {
@@ -98,6 +101,6 @@ enum StoreDirectoryArgument {
             throw CommandLineError.usage(
                 "--database needs --subject ID: the PostgreSQL store keeps each subject's nights", usage: parsed.usage)
         }
-        return try SessionStore(address: FleetDatabaseAddress.resolve(database), subject: subject)
+        return try SessionStore(address: DatabaseArgument.address(parsed), subject: subject)
     }
 }

@@ -41,6 +41,7 @@ enum SourceLayers {
     /// The fleet's folders (`Sources/SleepAnalysisFleet`), all above the whole library.
     static let fleetOrder: [String] = [
         "HTTP",
+        "Observability",
         "RemoteInputs",
         "PostgreSQL",
         "SessionStorePostgreSQL",

@@ -64,20 +64,38 @@ final class PostgresConnectionTests: PostgresDatabaseTestCase {
         XCTAssertNotEqual(newPid, pid)
     }
 
-    func test_aRefusedLogin_isAConnectionError_withoutThePassword() async throws {
+    func test_aRefusedLogin_isAnAuthenticationError_triedOnce_withoutThePassword() async throws {
         guard var components = URLComponents(string: testDatabase.address.connectionString) else {
             return XCTFail("the test address is not a URL")
         }
         components.password = "wrong-secret-1234"
+        // Six attempts 2 s apart if it were retried: at least 10 s.
         let database = PostgresDatabase(
-            address: FleetDatabaseAddress(components.string ?? ""), policy: FleetDatabaseReconnectPolicy(attempts: 2))
+            address: FleetDatabaseAddress(components.string ?? ""),
+            policy: FleetDatabaseReconnectPolicy(attempts: 6, initialDelay: 2, maximumDelay: 2))
+        let began = Date()
         do {
             try await database.run { try $0.execute("SELECT 1") }
             XCTFail("a wrong password was accepted")
         } catch let error as FleetDatabaseError {
-            XCTAssertEqual(error.kind, .connection)
+            XCTAssertEqual(error.kind, .authentication)
+            XCTAssertFalse(error.isTransient)
             XCTAssertFalse(error.description.contains("wrong-secret-1234"), error.description)
             XCTAssertTrue(error.description.contains("***"), error.description)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(began), 1.9, "a refused login is not retried")
+    }
+
+    func test_anUnreachableServer_isATransientConnectionError() async throws {
+        let database = PostgresDatabase(
+            address: FleetDatabaseAddress("postgresql://nobody:secret@127.0.0.1:9/none?connect_timeout=2"),
+            policy: FleetDatabaseReconnectPolicy(attempts: 1))
+        do {
+            try await database.run { try $0.execute("SELECT 1") }
+            XCTFail("port 9 answered as PostgreSQL")
+        } catch let error as FleetDatabaseError {
+            XCTAssertEqual(error.kind, .connection)
+            XCTAssertTrue(error.isTransient)
         }
     }
 

@@ -9,10 +9,12 @@ import XCTest
 class PostgresDatabaseTestCase: XCTestCase {
     /// The test's own database.
     var testDatabase: PostgresTestDatabase!
+    /// Whether the test database gets the fleet's tables before the test (`queue migrate`).
+    class var migratesDatabase: Bool { true }
 
     override func setUp() async throws {
         try await super.setUp()
-        testDatabase = try await PostgresTestDatabase.create()
+        testDatabase = try await PostgresTestDatabase.create(migrated: Self.migratesDatabase)
     }
 
     override func tearDown() async throws {

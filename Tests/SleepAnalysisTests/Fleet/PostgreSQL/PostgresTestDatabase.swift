@@ -17,11 +17,12 @@ struct PostgresTestDatabase {
     let name: String
     private let administration: PostgresDatabase
 
-    /// Creates a database named `sa_test_<random>`.
+    /// Creates a database named `sa_test_<random>`, with the queue's and the session store's tables unless
+    /// `migrated` is false (`NightQueue.migrate`, as `queue migrate` does: opening a queue no longer creates them).
     ///
     /// - Throws: `XCTSkip` when `$SLEEPANALYSIS_TEST_DATABASE_URL` is unset; `FleetDatabaseError` when the cluster
     ///   cannot be reached.
-    static func create() async throws -> PostgresTestDatabase {
+    static func create(migrated: Bool = true) async throws -> PostgresTestDatabase {
         guard let url = ProcessInfo.processInfo.environment[variable], !url.isEmpty else {
             throw XCTSkip(
                 "needs PostgreSQL: set \(variable) (Tools/postgres/with-test-cluster.sh and Tools/run-tests.sh do)")
@@ -35,8 +36,9 @@ struct PostgresTestDatabase {
         try await administration.run { connection in
             try connection.execute("CREATE DATABASE \(try connection.quotedIdentifier(name))")
         }
-        return PostgresTestDatabase(
-            address: FleetDatabaseAddress(components.string ?? url), name: name, administration: administration)
+        let address = FleetDatabaseAddress(components.string ?? url)
+        if migrated { try await NightQueue.migrate(address: address) }
+        return PostgresTestDatabase(address: address, name: name, administration: administration)
     }
 
     /// Drops the database, disconnecting anyone still on it.

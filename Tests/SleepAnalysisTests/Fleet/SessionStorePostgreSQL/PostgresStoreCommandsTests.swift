@@ -75,4 +75,27 @@ final class PostgresStoreCommandsTests: NightQueueTestCase {
         XCTAssertFalse(refused.standardError.contains(try XCTUnwrap(wrong.password)), refused.standardError)
         XCTAssertFalse(refused.standardError.contains(password))
     }
+
+    func test_theURL_fromAFile_keepsThePasswordOffTheCommandLine_andAPasswordInArgvIsWarnedOf() async throws {
+        let night = try await finishNight()
+        let file = directory.url.appendingPathComponent("database-url")
+        try Data((url + "\n").utf8).write(to: file)
+        var environment = ProcessInfo.processInfo.environment
+        environment[FleetDatabaseAddress.environmentVariable] = nil
+        let fromFile = try runCommandLineTool(
+            ["history", "--database-file", file.path, "--subject", subject, "--format", "json"],
+            environment: environment)
+        XCTAssertEqual(fromFile.status, 0, fromFile.standardError)
+        XCTAssertTrue(fromFile.standardOutput.contains(night.sessionId.uuidString), fromFile.standardOutput)
+        XCTAssertEqual(fromFile.standardError, "", "no warning: the password is not in argv")
+        environment["SLEEPANALYSIS_DATABASE_URL_FILE"] = file.path
+        let status = try runCommandLineTool(["queue", "status"], environment: environment)
+        XCTAssertEqual(status.status, 0, status.standardError)
+        let inArgv = try runCommandLineTool(["queue", "status", "--database", url], environment: environment)
+        XCTAssertEqual(inArgv.status, 0, inArgv.standardError)
+        XCTAssertTrue(inArgv.standardError.contains("--database holds a password"), inArgv.standardError)
+        XCTAssertFalse(inArgv.standardError.contains(password))
+        let missing = try runCommandLineTool(["queue", "status", "--database-file", "/nonexistent/url"])
+        XCTAssertEqual(missing.status, 65, missing.standardError)
+    }
 }

@@ -9,14 +9,15 @@ import XCTest
 /// resumes the night from the journal checkpoint in PostgreSQL; SIGTERM stops one cleanly.
 final class NightWorkerProcessTests: NightQueueTestCase {
 
-    /// Starts `sleepanalysis worker` on the test database, its output in files under the test directory.
-    private func startWorker(name: String, _ extra: [String]) throws -> Process {
+    /// Starts `sleepanalysis worker` on the test database, its output in files under the test directory (its
+    /// storage in `<directory>/<storage ?? name>`).
+    private func startWorker(name: String, storage: String? = nil, _ extra: [String]) throws -> Process {
         let process = Process()
         process.executableURL = try builtCommandLineTool()
         process.arguments =
             [
                 "worker", "--name", name, "--poll-seconds", "0.2", "--log-level", "warning", "--storage",
-                directory.url.appendingPathComponent(name).path,
+                directory.url.appendingPathComponent(storage ?? name).path, "--input-root", directory.url.path,
             ] + extra
         var environment = ProcessInfo.processInfo.environment
         environment[FleetDatabaseAddress.environmentVariable] = testDatabase.address.connectionString
@@ -114,5 +115,58 @@ final class NightWorkerProcessTests: NightQueueTestCase {
         let job = try await queue.job(id: id)
         XCTAssertEqual(job?.state, .queued, "given back for another worker")
         XCTAssertEqual(job?.attempts, 0)
+    }
+
+    func test_aWorkerStartingWhereAKilledOneWorked_removesTheFoldersItLeft() async throws {
+        let id = try await queue.submit(try QueueNights.submission(0, in: directory.url))
+        let storage = directory.url.appendingPathComponent("shared-storage")
+        let doomed = try startWorker(
+            name: "killed", storage: "shared-storage", ["--pace", "8", "--lease-seconds", "2"])
+        let queue: NightQueue = queue
+        let running = try await QueueNights.waitUntil(timeout: 60) {
+            try await queue.job(id: id)?.state == .running
+                && ((try? FileManager.default.contentsOfDirectory(atPath: storage.path)) ?? []).contains {
+                    $0.hasPrefix("job-\(id)-") && !$0.hasSuffix(".lock")
+                }
+        }
+        XCTAssertTrue(running)
+        kill(doomed.processIdentifier, SIGKILL)
+        doomed.waitUntilExit()
+        let left = try FileManager.default.contentsOfDirectory(atPath: storage.path).filter {
+            $0.hasPrefix("job-") && !$0.hasSuffix(".lock")
+        }
+        XCTAssertEqual(left.count, 1, "the killed worker left its night's folder: \(left)")
+
+        // Once the lease has expired, a worker on the same storage takes the night over (in a folder of its own,
+        // which its run's lock keeps from any other worker's clean-up) after removing the killed one's.
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        let successor = try startWorker(name: "successor", storage: "shared-storage", ["--exit-when-idle"])
+        XCTAssertTrue(waitForExit(successor, timeout: 120), "the successor took the night over and finished it")
+        XCTAssertEqual(successor.terminationStatus, 0)
+        let remaining = try FileManager.default.contentsOfDirectory(atPath: storage.path).filter {
+            $0.hasPrefix("job-")
+        }
+        XCTAssertEqual(remaining, [], "neither the killed worker's folder nor the successor's own is left")
+        let log = try String(
+            contentsOf: directory.url.appendingPathComponent("successor.log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("removed 1 folder(s) left by a worker that died: \(left[0])"), log)
+        let job = try await queue.job(id: id)
+        XCTAssertEqual(job?.state, .done)
+    }
+
+    func test_aWorkerWhoseLoginIsRefused_saysSoOnce_andExits77() async throws {
+        var wrong = try XCTUnwrap(URLComponents(string: testDatabase.address.connectionString))
+        wrong.password = "not-the-password"
+        var environment = ProcessInfo.processInfo.environment
+        environment[FleetDatabaseAddress.environmentVariable] = try XCTUnwrap(wrong.string)
+        let began = Date()
+        let output = try runCommandLineTool(
+            ["worker", "--storage", directory.url.appendingPathComponent("refused").path], environment: environment,
+            timeout: 30)
+        XCTAssertEqual(output.status, 77, output.standardError)
+        XCTAssertLessThan(Date().timeIntervalSince(began), 10, "not retried with back-off")
+        XCTAssertEqual(
+            output.standardError.components(separatedBy: "authentication failed").count - 1, 1, output.standardError)
+        XCTAssertFalse(output.standardError.contains("not-the-password"), output.standardError)
     }
 }

@@ -107,4 +107,27 @@ final class NightWorkerTests: NightQueueTestCase {
         XCTAssertEqual(job?.state, .queued, "the night is left for a licensed worker")
         XCTAssertEqual(job?.attempts, 0)
     }
+
+    func test_aWorkerWithPeriodicPrune_removesFinishedJobs_andLeavesTheOthers() async throws {
+        let bad = try await queue.submit(try QueueNights.badSubmission(in: directory.url))
+        let later = try await queue.submit(
+            NightSubmission(
+                audio: try AnalyzerNights.write(index: 2, into: directory.url),
+                startTime: AnalyzerNights.startTime(of: 2),
+                subjectId: "later", runAt: Date().addingTimeInterval(3_600)))
+        var configuration = try QueueNights.configuration(name: "pruning", storage: directory.url)
+        configuration.pruneAge = 0
+        configuration.pruneInterval = 1
+        let worker = NightWorker(queue: queue, configuration: configuration)
+        let running = Task { try await worker.run() }
+        let queue: NightQueue = queue
+        let pruned = try await QueueNights.waitUntil(timeout: 60) { try await queue.job(id: bad) == nil }
+        await worker.stop()
+        try await running.value
+        XCTAssertTrue(pruned, "the failed job was pruned by the worker")
+        let waiting = try await queue.job(id: later)
+        XCTAssertEqual(waiting?.state, .queued, "a job that has not run is never pruned")
+        let metrics = await worker.metricsText()
+        XCTAssertTrue(metrics.contains("sleepanalysis_worker_pruned_jobs_total{worker=\"pruning\"} 1"), metrics)
+    }
 }
