@@ -19,6 +19,8 @@ struct ResultBuilder {
 
     /// The result.
     func build() -> AnalysisResult {
+        // In time order whatever the order they were found, journaled and restored in (a resumed night).
+        let events = events.sorted { $0.interval.start < $1.interval.start }
         let predictions = clipped(wholeNight ?? [])
         let realTimePredictions = clipped(realTimePredictions)
         let statistics = wholeNight.map { _ in

@@ -48,10 +48,9 @@ struct NightInputs {
         {
             // Sensor files alone, with times of their own: the night starts at the first reading, not now.
             start = first.time
-            FileHandle.standardError.write(
-                Data(
-                    ("sleepanalysis analyze: no --start: the night starts at the first sensor reading, "
-                        + "\(Timestamps.iso8601(first.time)) (\(first.file.lastPathComponent))\n").utf8))
+            CommandRunner.printError(
+                ("sleepanalysis analyze: no --start: the night starts at the first sensor reading, "
+                    + "\(Timestamps.iso8601(first.time)) (\(first.file.lastPathComponent))\n"))
         } else {
             start = Date()
         }
@@ -110,7 +109,7 @@ struct NightInputs {
     func stateAccelerometerUnit() throws {
         guard let accelerometer else { return }
         let report = try AccelerometerUnitReport.of(file: accelerometer, startTime: start, localZone: sensorTimeZone)
-        FileHandle.standardError.write(
-            Data("sleepanalysis analyze: \(accelerometer.lastPathComponent): accelerometer in \(report)\n".utf8))
+        CommandRunner.printError(
+            "sleepanalysis analyze: \(accelerometer.lastPathComponent): accelerometer in \(report)\n")
     }
 }

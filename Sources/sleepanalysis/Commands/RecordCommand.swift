@@ -62,7 +62,7 @@ enum RecordCommand: Command {
         try await SleepCycleSdk.startAnalysis(
             config: SleepAnalysisConfig(useAudio: true), using: source,
             eventListeners: listeners)
-        FileHandle.standardError.write(Data("recording from \(parsed.option("device") ?? "default")…\n".utf8))
+        CommandRunner.printError("recording from \(parsed.option("device") ?? "default")…\n")
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await source.waitUntilFinished() }
             group.addTask { _ = await interrupt.wait() }
@@ -148,7 +148,7 @@ enum RecordCommand: Command {
     }
 
     private static func log(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        CommandRunner.printError((line + "\n"))
     }
 }
 

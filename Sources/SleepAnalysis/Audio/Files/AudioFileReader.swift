@@ -20,6 +20,10 @@ package final class AudioFileReader {
     package let frameCount: Int64
     /// Frames read so far.
     package private(set) var framesRead: Int64 = 0
+    /// Whether `read` digests the samples it returns into `content` (a replay does, to fingerprint its input).
+    var digestsContent = false
+    /// The digest of the samples read so far (their float bit patterns, interleaved), when `digestsContent`.
+    private(set) var content = ContentDigest()
 
     /// What decodes the file.
     private enum Decoder {
@@ -132,6 +136,7 @@ package final class AudioFileReader {
             return nil
         }
         framesRead += Int64(got)
+        if digestsContent { content.update(block) }
         return block
     }
 

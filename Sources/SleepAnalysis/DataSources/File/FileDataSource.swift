@@ -54,15 +54,88 @@ public final class FileDataSource: DataSource {
     private let lifecycle = SourceLifecycle()
     private let pacingClock: any MonotonicClock
 
-    /// The start time and each file's name, length and digest.
+    /// What each replay has read of the files so far.
+    private let content = ContentTally()
+
+    /// The start time, the options that change how the files are read, each file's name and what has been read of
+    /// each so far (its length and digest: decoded frames of the audio, bytes of a CSV file).
     public var fingerprint: DataSourceFingerprint? {
-        let files: [(String, URL?)] = [
+        var inputs: [String: String] = [:]
+        for (name, url) in files { inputs[name] = url.lastPathComponent }
+        var options: [String: String] = [:]
+        if let sensorTimeZone { options["sensorTimeZone"] = sensorTimeZone.identifier }
+        if let accelerometerUnit { options["accelerometerUnit"] = accelerometerUnit.rawValue }
+        let contents = content.snapshot.mapValues {
+            DataSourceFingerprint.InputContent(length: $0.length, unit: $0.unit, digest: $0.digest)
+        }
+        return DataSourceFingerprint(
+            kind: "file", startTime: startTime, inputs: inputs, options: options, contents: contents)
+    }
+
+    /// The files by input name.
+    private var files: [(name: String, url: URL)] {
+        let all: [(String, URL?)] = [
             ("audio", audioURL), ("accelerometer", accelerometerURL), ("heartRate", heartRateURL),
             ("activityCounts", activityCountsURL),
         ]
-        var inputs: [String: String] = [:]
-        for (name, url) in files { if let url { inputs[name] = DataSourceFingerprint.identity(of: url) } }
-        return DataSourceFingerprint(kind: "file", startTime: startTime, inputs: inputs)
+        return all.compactMap { name, url in url.map { (name, $0) } }
+    }
+
+    /// What differs between the content journaled (`contents`, of the files then named `names`) and these files:
+    /// one phrase per input whose first `length` frames or bytes are not those journaled; empty when every journaled
+    /// prefix is found again. Reads (and decodes) that much of each file.
+    package func contentDifferences(
+        from contents: [String: DataSourceFingerprint.InputContent], names: [String: String]
+    ) -> [String] {
+        var found: [String] = []
+        for (name, url) in files {
+            guard let journaled = contents[name], journaled.length > 0 else { continue }
+            let was =
+                "the \(name) input was \(DataSourceFingerprint.quoted(names[name] ?? "?")) "
+                + "(its first \(journaled.length) \(journaled.unit) analysed)"
+            let now = "now \(DataSourceFingerprint.quoted(url.lastPathComponent))"
+            switch Self.prefix(of: url, name: name, length: journaled.length) {
+            case .failure(let error):
+                found.append("\(was), \(now) cannot be read (\(error))")
+            case .success(let prefix) where prefix.length < journaled.length:
+                found.append("\(was), \(now) holds only \(prefix.length) \(journaled.unit)")
+            case .success(let prefix) where prefix.digest != journaled.digest:
+                found.append("\(was), \(now) differs within them (other content)")
+            case .success:
+                continue
+            }
+        }
+        return found
+    }
+
+    /// The length (up to `length`) and digest of the start of a file, as a replay digests it.
+    private static func prefix(
+        of url: URL, name: String, length: Int64
+    ) -> Result<(length: Int64, digest: String), SleepCycleSdkError> {
+        do {
+            if name == "audio" {
+                let reader = try AudioFileReader(url: url)
+                reader.digestsContent = true
+                while reader.framesRead < length,
+                    try reader.read(maxFrames: Int(min(16_384, length - reader.framesRead))) != nil
+                {}
+                return .success((reader.framesRead, reader.content.hex))
+            }
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            var digest = ContentDigest()
+            while digest.byteCount < UInt64(length),
+                let block = try handle.read(upToCount: Int(min(1 << 20, UInt64(length) - digest.byteCount))),
+                !block.isEmpty
+            {
+                block.withUnsafeBytes { digest.update($0) }
+            }
+            return .success((Int64(digest.byteCount), digest.hex))
+        } catch let error as SleepCycleSdkError {
+            return .failure(error)
+        } catch {
+            return .failure(.invalidInput("\(MessageText.path(url)): \(error.localizedDescription)"))
+        }
     }
 
     /// Creates a replay of the given files; nothing is opened until `start(delivering:)`, which reports bad input.
@@ -146,9 +219,10 @@ public final class FileDataSource: DataSource {
             } catch {
                 throw error.sdkError
             }
+            content.reset()
             job = FileReplayJob(
                 audio: audio, sensors: sensors, startTime: startTime, pacer: pacer,
-                lifecycle: lifecycle, sink: sink)
+                lifecycle: lifecycle, sink: sink, content: content)
         } catch {
             lifecycle.abandonStart()
             throw error

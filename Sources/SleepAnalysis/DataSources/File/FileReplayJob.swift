@@ -19,11 +19,14 @@ final class FileReplayJob: @unchecked Sendable {
     private var pacer: ReplayPacer
     private let lifecycle: SourceLifecycle
     private let sink: any SensorDataSink
+    private let content: ContentTally
 
     init(
         audio: AudioFileReader?, sensors: SensorFileStreams, startTime: Date, pacer: ReplayPacer,
-        lifecycle: SourceLifecycle, sink: any SensorDataSink
+        lifecycle: SourceLifecycle, sink: any SensorDataSink, content: ContentTally
     ) {
+        self.content = content
+        audio?.digestsContent = true
         self.audio = audio
         self.sensors = sensors
         self.startTime = startTime
@@ -49,6 +52,7 @@ final class FileReplayJob: @unchecked Sendable {
     }
 
     private func replay() throws {
+        sensors.publishContent(to: content)
         if let audio {
             pacer.begin(at: startTime)
             try replayAudio(audio)
@@ -59,6 +63,7 @@ final class FileReplayJob: @unchecked Sendable {
             let end = windowEnd(containing: next)
             guard pacer.wait(until: end, lifecycle: lifecycle) else { return }
             try sensors.deliverRows(before: end, to: sink)
+            sensors.publishContent(to: content)
         }
     }
 
@@ -68,10 +73,12 @@ final class FileReplayJob: @unchecked Sendable {
         let framesPerChunk = max(1, Int((sampleRate * Self.chunkDuration).rounded()))
         var firstFrameIndex: Int64 = 0
         while let samples = try audio.read(maxFrames: framesPerChunk) {
+            content.publish("audio", length: audio.framesRead, digest: audio.content.hex)
             let frameCount = samples.count / channelCount
             let end = startTime.addingTimeInterval(Double(firstFrameIndex + Int64(frameCount)) / sampleRate)
             guard pacer.wait(until: end, lifecycle: lifecycle) else { return }
             try sensors.deliverRows(before: end, to: sink)
+            sensors.publishContent(to: content)
             guard !lifecycle.isStopRequested else { return }
             sink.deliver(
                 .audio(

@@ -37,6 +37,17 @@ final class SensorFileStreams {
         nextActivityCount = try self.activityCounts?.next()
     }
 
+    /// Publishes how many bytes of each file were read and their digest (`FileDataSource.fingerprint`).
+    func publishContent(to tally: ContentTally) {
+        let readers: [(String, ContentDigest?)] = [
+            ("accelerometer", accelerometer?.content), ("heartRate", heartRate?.content),
+            ("activityCounts", activityCounts?.content),
+        ]
+        for case (let name, let content?) in readers {
+            tally.publish(name, length: Int64(content.byteCount), digest: content.hex)
+        }
+    }
+
     /// The earliest pending row's time, or nil when every file is exhausted.
     var nextTimestamp: Date? {
         [nextAccelerometer?.timestamp, nextHeartRate?.timestamp, nextActivityCount?.timestamp].compactMap { $0 }.min()

@@ -14,6 +14,9 @@ package final class AccelerometerCSVReader {
 
     private let rows: SensorCSVReader
 
+    /// The digest of the file's bytes read so far.
+    var content: ContentDigest { rows.content }
+
     /// Opens `url` and reads its header and first row.
     ///
     /// - Parameters:

@@ -5,6 +5,9 @@ import Foundation
 package final class ActivityCountCSVReader {
     private let rows: SensorCSVReader
 
+    /// The digest of the file's bytes read so far.
+    var content: ContentDigest { rows.content }
+
     /// Opens `url` and reads its header and first row.
     ///
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header or first row.

@@ -15,6 +15,8 @@ final class CSVLineReader {
     let path: String
     /// The 1-based number of the line last returned (0 before the first).
     private(set) var lineNumber = 0
+    /// The digest of the file's bytes read so far (terminators and byte-order mark included): a prefix of the file.
+    private(set) var content = ContentDigest()
 
     private let file: UnsafeMutablePointer<FILE>
     private var buffer: UnsafeMutablePointer<CChar>?
@@ -56,6 +58,7 @@ final class CSVLineReader {
         }
         lineNumber += 1
         guard let buffer else { return UnsafeBufferPointer(start: nil, count: 0) }
+        content.update(UnsafeRawBufferPointer(start: buffer, count: length))
         var count = length
         while count > 0, buffer[count - 1] == 0x0A || buffer[count - 1] == 0x0D { count -= 1 }
         var bytes = UnsafeRawBufferPointer(start: buffer, count: count).bindMemory(to: UInt8.self)

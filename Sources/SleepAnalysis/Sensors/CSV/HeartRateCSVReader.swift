@@ -4,6 +4,9 @@ import Foundation
 package final class HeartRateCSVReader {
     private let rows: SensorCSVReader
 
+    /// The digest of the file's bytes read so far.
+    var content: ContentDigest { rows.content }
+
     /// Opens `url` and reads its header and first row.
     ///
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header or first row.

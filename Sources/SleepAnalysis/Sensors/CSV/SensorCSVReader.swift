@@ -36,6 +36,8 @@ final class SensorCSVReader {
     private(set) var headerLine: Int?
     /// Comments before the first data row.
     private(set) var preambleComments: [Comment] = []
+    /// The digest of the file's bytes read so far (`ContentDigest.byteCount` of them).
+    var content: ContentDigest { lines.content }
 
     private let lines: CSVLineReader
     private let startTime: Date
