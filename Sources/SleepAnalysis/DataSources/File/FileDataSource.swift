@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Replays a recorded night from files: an audio file and/or sensor CSV files.
 ///
@@ -22,7 +23,8 @@ public final class FileDataSource: DataSource {
     public let channelCount: Int
     /// Always true: a replay ends when its input ends.
     public var isFinite: Bool { true }
-    /// The audio file's length in seconds, as its header says, or nil without a readable audio file.
+    /// The audio file's length in seconds, as its header says, or nil without a readable audio file or when the
+    /// header does not say (a FLAC stream written to a pipe). The replay reads to the real end of the audio.
     public let audioDuration: TimeInterval?
     /// The audio file's sample rate (chunks are delivered at it), or nil without a readable audio file.
     public let audioSampleRate: Double?
@@ -56,6 +58,13 @@ public final class FileDataSource: DataSource {
 
     /// What each replay has read of the files so far.
     private let content = ContentTally()
+    private let lengthDisagreement = Mutex<(declared: Int64, read: Int64)?>(nil)
+
+    /// After the replay read the whole audio file: the frames its header gave and the frames it held, when they
+    /// differ (nil otherwise, and before the end).
+    package var audioLengthDisagreement: (declared: Int64, read: Int64)? {
+        lengthDisagreement.withLock { $0 }
+    }
 
     /// The start time, the options that change how the files are read, each file's name and what has been read of
     /// each so far (its length and digest: decoded frames of the audio, bytes of a CSV file).
@@ -191,7 +200,7 @@ public final class FileDataSource: DataSource {
         self.sensorTimeZone = sensorTimeZone
         let probe = audio.flatMap { try? AudioFileReader(url: $0) }
         self.channelCount = probe?.channelCount ?? 0
-        self.audioDuration = probe.map { Double($0.frameCount) / $0.sampleRate }
+        self.audioDuration = probe.flatMap { probe in probe.declaredFrameCount.map { Double($0) / probe.sampleRate } }
         self.audioSampleRate = probe?.sampleRate
     }
 
@@ -211,6 +220,13 @@ public final class FileDataSource: DataSource {
         let job: FileReplayJob
         do {
             let audio = try audioURL.map { try AudioFileReader(url: $0) }
+            if let audio, !AudioFileReader.analysableSampleRates.contains(audio.sampleRate) {
+                let rates = AudioFileReader.analysableSampleRates
+                throw SleepCycleSdkError.invalidInput(
+                    "\(MessageText.path(audio.url)): sample rate \(Int(audio.sampleRate)) Hz is outside the "
+                        + "\(Int(rates.lowerBound / 1_000)) kHz ... \(Int(rates.upperBound / 1_000)) kHz a night is "
+                        + "analysed at (16 kHz or more is best; 4 to 16 kHz is analysed with a warning)")
+            }
             let sensors: SensorFileStreams
             do {
                 sensors = try SensorFileStreams(
@@ -220,9 +236,11 @@ public final class FileDataSource: DataSource {
                 throw error.sdkError
             }
             content.reset()
+            lengthDisagreement.withLock { $0 = nil }
             job = FileReplayJob(
                 audio: audio, sensors: sensors, startTime: startTime, pacer: pacer,
-                lifecycle: lifecycle, sink: sink, content: content)
+                lifecycle: lifecycle, sink: sink, content: content
+            ) { [weak self] found in self?.lengthDisagreement.withLock { $0 = found } }
         } catch {
             lifecycle.abandonStart()
             throw error

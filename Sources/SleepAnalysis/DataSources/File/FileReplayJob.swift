@@ -20,12 +20,15 @@ final class FileReplayJob: @unchecked Sendable {
     private let lifecycle: SourceLifecycle
     private let sink: any SensorDataSink
     private let content: ContentTally
+    private let reportLength: @Sendable ((declared: Int64, read: Int64)) -> Void
 
     init(
         audio: AudioFileReader?, sensors: SensorFileStreams, startTime: Date, pacer: ReplayPacer,
-        lifecycle: SourceLifecycle, sink: any SensorDataSink, content: ContentTally
+        lifecycle: SourceLifecycle, sink: any SensorDataSink, content: ContentTally,
+        reportLength: @escaping @Sendable ((declared: Int64, read: Int64)) -> Void
     ) {
         self.content = content
+        self.reportLength = reportLength
         audio?.digestsContent = true
         self.audio = audio
         self.sensors = sensors
@@ -87,6 +90,7 @@ final class FileReplayJob: @unchecked Sendable {
                         firstFrameIndex: firstFrameIndex)))
             firstFrameIndex += Int64(frameCount)
         }
+        if let disagreement = audio.lengthDisagreement { reportLength(disagreement) }
     }
 
     /// The end of the window (on the start time's grid of `chunkDuration`) that holds `time`.

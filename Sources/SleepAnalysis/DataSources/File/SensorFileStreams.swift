@@ -24,13 +24,14 @@ final class SensorFileStreams {
         accelerometerUnit: AccelerationUnit?, localZone: TimeZone? = nil
     ) throws(CSVError) {
         self.accelerometer = try accelerometer.map { url throws(CSVError) in
-            try AccelerometerCSVReader(url: url, startTime: startTime, unit: accelerometerUnit, localZone: localZone)
+            try AccelerometerCSVReader(
+                url: url, startTime: startTime, unit: accelerometerUnit, localZone: localZone, oneNight: true)
         }
         self.heartRate = try heartRate.map { url throws(CSVError) in
-            try HeartRateCSVReader(url: url, startTime: startTime, localZone: localZone)
+            try HeartRateCSVReader(url: url, startTime: startTime, localZone: localZone, oneNight: true)
         }
         self.activityCounts = try activityCounts.map { url throws(CSVError) in
-            try ActivityCountCSVReader(url: url, startTime: startTime, localZone: localZone)
+            try ActivityCountCSVReader(url: url, startTime: startTime, localZone: localZone, oneNight: true)
         }
         nextAccelerometer = try self.accelerometer?.next()
         nextHeartRate = try self.heartRate?.next()

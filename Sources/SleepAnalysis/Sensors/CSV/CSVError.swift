@@ -23,6 +23,9 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
         case unparsableTimestamp(String)
         /// The timestamp is too far from the source's start to belong to the night.
         case timestampOutOfRange(Date, start: Date)
+        /// The row is not part of the same night as the rows before it: `gap` after the previous row (more than
+        /// `SensorCSVReader.maximumNightGap`) or `span` after the night's start (more than `maximumNightSpan`).
+        case notOneNight(gap: TimeInterval?, span: TimeInterval?, previousLine: Int?)
         /// The file has no data row (empty, comments only, or a header only).
         case noDataRows(hasHeader: Bool)
         /// The timestamp is earlier than the previous row's.
@@ -74,6 +77,18 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
             return "timestamp \(timestamp.formatted(.iso8601)) is \(String(format: "%.1f", abs(days))) days \(side) "
                 + "the recording's start \(start.formatted(.iso8601)); rows must lie between 1 day before and 31 days "
                 + "after it (check the start time given, e.g. --start, and the file's timestamps)"
+        case .notOneNight(let gap, let span, let previousLine):
+            let hours = { (seconds: TimeInterval) in String(format: "%.1f", seconds / 3_600) }
+            let why =
+                if let gap {
+                    "it comes \(hours(gap)) hours after the row before it (line \(previousLine ?? 0)), more than the "
+                        + "\(hours(SensorCSVReader.maximumNightGap))-hour gap one night may hold"
+                } else {
+                    "it comes \(hours(span ?? 0)) hours after the night's start, more than the "
+                        + "\(hours(SensorCSVReader.maximumNightSpan)) hours one night may span"
+                }
+            return "not one night: \(why). A recording of several nights: analyse it with --split-nights (each "
+                + "night's rest period on its own); else check the file's timestamps and the start time given"
         case .noDataRows(let hasHeader):
             return hasHeader ? "a header but no data row" : "no data row (the file is empty or only comments)"
         case .timestampWentBackwards(let previous, let current):
