@@ -207,7 +207,7 @@ extension SleepAnalyzer {
                 return .noData(sourceError: sourceError)
             }
             var result = session.finish(at: end)
-            result.warnings = core.inputWarnings(for: session)
+            result.warnings = core.inputWarnings(for: session) + result.warnings
             return .finished(result, sourceError: sourceError)
         }
         activeSessions[sessionId] = nil

@@ -200,6 +200,81 @@ final class InputAnswersNightTests: XCTestCase {
         XCTAssertTrue(warning.message.contains("accelerometer"), warning.message)
     }
 
+    // MARK: - No-signal nights say so
+
+    func test_aDeadMicrophone_flatOrAllNaN_isNotHealthy_notStaged_andSaysWhy() async throws {
+        let flat = try audio("flat.wav", [Float](repeating: 0, count: 16_000 * 300), format: .wav16)
+        let nan = try audio("nan.wav", [Float](repeating: 0, count: 16_000 * 300), format: .wavFloat)
+        var bytes = try Data(contentsOf: nan)
+        let data = try XCTUnwrap(bytes.range(of: Data("data".utf8)))
+        let first = data.upperBound + 4
+        let nanBits = withUnsafeBytes(of: Float.nan.bitPattern.littleEndian) { Data($0) }
+        for index in 0..<(16_000 * 300) {
+            bytes.replaceSubrange(first + 4 * index..<first + 4 * index + 4, with: nanBits)
+        }
+        try bytes.write(to: nan)
+        for file in [flat, nan] {
+            let result = try await analyse(file)
+            let statuses = Set(try XCTUnwrap(result.audioStatistics).healthIntervals.map(\.status))
+            XCTAssertFalse(statuses.contains(.healthy), "\(file.lastPathComponent): \(statuses)")
+            XCTAssertEqual(result.sleepStagePredictions, [], file.lastPathComponent)
+            XCTAssertEqual(result.realTimeSleepStageIntervals, [], file.lastPathComponent)
+            XCTAssertNil(result.statistics, file.lastPathComponent)
+            XCTAssertEqual(result.scoreUnavailableReason, .noSignal, file.lastPathComponent)
+            XCTAssertTrue(result.warnings.contains { $0.kind == .noAudioSignal }, "\(result.warnings)")
+        }
+        // A quiet but live room stays staged.
+        let quiet = try audio("quiet.wav", tone(seconds: 300).map { $0 * 0.02 }, format: .wav16)
+        let staged = try await analyse(quiet)
+        XCTAssertFalse(staged.sleepStagePredictions.isEmpty)
+        XCTAssertFalse(staged.warnings.contains { $0.kind == .noAudioSignal })
+    }
+
+    // MARK: - Valid input accepted
+
+    func test_localTimesAcrossTheAutumnClockChange_areReadInOrder_andTheSkippedSpringHourIsRefused() async throws {
+        // A logger writing Berlin wall-clock time every minute from 01:00 to 03:59 on 2026-10-25: 02:00-02:59 twice.
+        var rows: [String] = []
+        for hour in [1, 2, 2, 3] {
+            for minute in 0..<60 { rows.append(String(format: "2026-10-25 %02d:%02d:00,0.01,0.02,1.0", hour, minute)) }
+        }
+        let autumn = try text("autumn.csv", "timestamp,x,y,z\n" + rows.joined(separator: "\n") + "\n")
+        let berlin = try XCTUnwrap(TimeZone(identifier: "Europe/Berlin"))
+        let nightStart = try XCTUnwrap(ISO8601DateFormatter().date(from: "2026-10-24T23:00:00Z"))
+        let reader = try AccelerometerCSVReader(url: autumn, startTime: nightStart, localZone: berlin, oneNight: true)
+        var times: [Date] = []
+        while let sample = try reader.next() { times.append(sample.timestamp) }
+        XCTAssertEqual(times.count, 240)
+        XCTAssertEqual(times.first, nightStart)
+        XCTAssertEqual(zip(times, times.dropFirst()).map { $1.timeIntervalSince($0) }, Array(repeating: 60, count: 239))
+
+        let source = FileDataSource(
+            audio: nil, accelerometer: autumn, startTime: nightStart, sensorTimeZone: berlin)
+        let analyzer = SleepAnalyzer()
+        try await analyzer.initialize(
+            logLevel: .error, apiKey: licence.apiKey, storageDirectory: directory.url.appendingPathComponent("state"),
+            trustedIssuerKeys: [licence.trustedKey])
+        try await analyzer.startAnalysis(
+            config: SleepAnalysisConfig(useAudio: false, useAccelerometer: true), using: source)
+        await source.waitUntilFinished()
+        let result = try await analyzer.stopAnalysis()
+        let sourceError = await analyzer.dataSourceError
+        await analyzer.deinitialize()
+        XCTAssertNil(sourceError)
+        XCTAssertEqual(result.endTime.timeIntervalSince(result.startTime), 4 * 3_600, accuracy: 60)
+
+        let spring = try text(
+            "spring.csv", "timestamp,x,y,z\n2026-03-29 01:59:00,0,0,1\n2026-03-29 02:30:00,0,0,1\n")
+        let springStart = try XCTUnwrap(ISO8601DateFormatter().date(from: "2026-03-28T23:00:00Z"))
+        let springReader = try AccelerometerCSVReader(
+            url: spring, startTime: springStart, unit: .g, localZone: berlin)
+        XCTAssertNotNil(try springReader.next())
+        XCTAssertThrowsError(try springReader.next()) { error in
+            XCTAssertTrue("\(error)".contains("spring.csv line 3"), "\(error)")
+            XCTAssertTrue("\(error)".contains("never happened in Europe/Berlin"), "\(error)")
+        }
+    }
+
     // MARK: - One rule for low sample rates
 
     func test_audioBelow4kHz_isRefusedBeforeASessionStarts() async throws {

@@ -26,6 +26,8 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
         /// The row is not part of the same night as the rows before it: `gap` after the previous row (more than
         /// `SensorCSVReader.maximumNightGap`) or `span` after the night's start (more than `maximumNightSpan`).
         case notOneNight(gap: TimeInterval?, span: TimeInterval?, previousLine: Int?)
+        /// A local time of the hour skipped when the clocks went forward in `zone`: it never happened.
+        case skippedLocalTime(String, zone: String)
         /// The file has no data row (empty, comments only, or a header only).
         case noDataRows(hasHeader: Bool)
         /// The timestamp is earlier than the previous row's.
@@ -89,6 +91,9 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
                 }
             return "not one night: \(why). A recording of several nights: analyse it with --split-nights (each "
                 + "night's rest period on its own); else check the file's timestamps and the start time given"
+        case .skippedLocalTime(let text, let zone):
+            return "'\(text)' never happened in \(zone): the clocks skipped that hour (summer time began); "
+                + "check the file's time zone (--timezone) and its timestamps"
         case .noDataRows(let hasHeader):
             return hasHeader ? "a header but no data row" : "no data row (the file is empty or only comments)"
         case .timestampWentBackwards(let previous, let current):

@@ -148,6 +148,13 @@ final class SensorCSVReader {
                 reason: .nonFiniteValue(column: columnNames[0], text: try text(bytes, fields[0])))
         case .unparsable:
             throw CSVError(path: path, line: number, reason: .unparsableTimestamp(try text(bytes, fields[0])))
+        case .repeatedLocalTime(let earlier, let later):
+            // The hour the clocks went back through comes twice: a row earlier than the one before it is the second.
+            timestamp = previousTimestamp.map { earlier < $0 } ?? false ? later : earlier
+        case .skippedLocalTime:
+            throw CSVError(
+                path: path, line: number,
+                reason: .skippedLocalTime(try text(bytes, fields[0]), zone: localZone?.identifier ?? "?"))
         }
         guard Self.plausibleSpan(around: startTime).contains(timestamp) else {
             throw CSVError(path: path, line: number, reason: .timestampOutOfRange(timestamp, start: startTime))
