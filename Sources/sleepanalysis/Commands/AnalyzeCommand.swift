@@ -145,7 +145,8 @@ enum AnalyzeCommand: Command {
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
             } catch {
-                throw CommandLineError(kind: .failure, message: "cannot write \(path): \(error.localizedDescription)")
+                throw CommandLineError(
+                    kind: .outputFailed, message: "cannot write \(path): \(error.localizedDescription)")
             }
         }
         if let path = parsed.option(NightReportFile.option) {
