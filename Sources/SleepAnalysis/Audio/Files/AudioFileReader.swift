@@ -33,7 +33,7 @@ package final class AudioFileReader {
     /// Frames read so far.
     package private(set) var framesRead: Int64 = 0
     /// Whether `read` digests the samples it returns into `content` (a replay does, to fingerprint its input).
-    var digestsContent = false
+    package var digestsContent = false
     /// The digest of the samples read so far (their float bit patterns, interleaved), when `digestsContent`.
     private(set) var content = ContentDigest()
 
