@@ -7,8 +7,7 @@ import Synchronization
 /// Four 64-bit lanes each take every fourth 8-byte word of 32-byte stripes (multiply, rotate, multiply), and the
 /// lanes, the byte count and the last partial stripe are folded together at the end. The digest depends on the
 /// bytes only, never on how they were split into `update` calls. It tells accidental differences apart (another
-/// file, an edited one); it is not a cryptographic hash and does not resist a forger. Hashing costs about a tenth of
-/// decoding the same audio.
+/// file, an edited one); it is not a cryptographic hash and does not resist a forger.
 struct ContentDigest: Sendable {
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
