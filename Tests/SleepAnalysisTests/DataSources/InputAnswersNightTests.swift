@@ -163,6 +163,19 @@ final class InputAnswersNightTests: XCTestCase {
             mentions: ["long.csv line 3", "longer than 1048576 bytes"])
     }
 
+    func test_aLongBadField_isShownShortAndEscapedInTheMessage() async throws {
+        let field = "\u{1B}[2J" + String(repeating: "x", count: 100_000)
+        let csv = try text("field.csv", "timestamp,x,y,z\n0.0,0,0,1\n0.1,0,0," + field + "\n")
+        do {
+            _ = try await analyse(nil, accelerometer: csv)
+            XCTFail("no error")
+        } catch SleepCycleSdkError.invalidInput(let message) {
+            XCTAssertLessThan(message.message.count, 400, message.message)
+            XCTAssertTrue(message.message.contains("field.csv line 3: '\\u{1B}[2Jxxx"), message.message)
+            XCTAssertFalse(message.message.contains("\u{1B}"), message.message)
+        }
+    }
+
     // MARK: - A night is a night
 
     func test_sensorRowsThirtyDaysLater_areNotOneNight() async throws {

@@ -50,8 +50,13 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
 
     /// `path:line: reason`, for logs and users.
     package var description: String {
-        let location = line > 0 ? "\(path) line \(line)" : path
+        let location = line > 0 ? "\(MessageText.escaped(path)) line \(line)" : MessageText.escaped(path)
         return "\(location): \(reasonText)"
+    }
+
+    /// A field's text for a message: at most 80 characters, control characters escaped.
+    private static func shown(_ text: String) -> String {
+        MessageText.escaped(text.count > 80 ? text.prefix(80) + "…" : text)
     }
 
     private var reasonText: String {
@@ -65,13 +70,14 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
         case .wrongColumnCount(let expected, let found):
             return "\(found) columns where \(expected) were expected"
         case .unparsableNumber(let column, let text):
-            return "'\(text)' in column '\(column)' is not a number"
+            return "'\(Self.shown(text))' in column '\(column)' is not a number"
         case .nonFiniteValue(let column, let text):
-            return "'\(text)' in column '\(column)' is not a finite number"
+            return "'\(Self.shown(text))' in column '\(column)' is not a finite number"
         case .valueOutOfRange(let column, let value):
             return "\(value) is out of range for column '\(column)'"
         case .unparsableTimestamp(let text):
-            return "'\(text)' is not a timestamp (seconds, or ISO 8601 with a zone such as 2024-01-31T23:00:00Z; "
+            return
+                "'\(Self.shown(text))' is not a timestamp (seconds, or ISO 8601 with a zone such as 2024-01-31T23:00:00Z; "
                 + "local times need the file's time zone: --timezone on the command line)"
         case .timestampOutOfRange(let timestamp, let start):
             let days = timestamp.timeIntervalSince(start) / 86_400
@@ -92,7 +98,7 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
             return "not one night: \(why). A recording of several nights: analyse it with --split-nights (each "
                 + "night's rest period on its own); else check the file's timestamps and the start time given"
         case .skippedLocalTime(let text, let zone):
-            return "'\(text)' never happened in \(zone): the clocks skipped that hour (summer time began); "
+            return "'\(Self.shown(text))' never happened in \(zone): the clocks skipped that hour (summer time began); "
                 + "check the file's time zone (--timezone) and its timestamps"
         case .noDataRows(let hasHeader):
             return hasHeader ? "a header but no data row" : "no data row (the file is empty or only comments)"
