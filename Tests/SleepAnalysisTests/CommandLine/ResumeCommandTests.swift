@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import SleepAnalysis
+@_spi(Internal) @testable import SleepAnalysis
 
 /// `analyze --resume` continues only the same night: other files or other options exit 65 naming what differs, the
 /// night staying resumable; `session status|discard` says whether a night waits and ends it; file names with control
@@ -72,6 +72,25 @@ final class ResumeCommandTests: XCTestCase {
         XCTAssertEqual(discarded.status, 0, discarded.standardError)
         XCTAssertTrue(discarded.standardOutput.contains("discarded"), discarded.standardOutput)
         XCTAssertEqual(try tool(["session", "status", "--storage", storage]).status, 1)
+    }
+
+    func test_aNightWithAnUndecodableRecord_cannotResume_butSessionDiscardEndsIt() async throws {
+        let night = try tone("night.wav", seconds: 90, frequency: 0.2)
+        try await leaveUnfinished(night)
+        let journal = try SessionJournal(
+            databaseURL: URL(fileURLWithPath: storage).appendingPathComponent("state/journal.sqlite"))
+        let session = try XCTUnwrap(try journal.activeSessions().first)
+        try journal.append("not an event", kind: JournalKind.event, sessionId: session.sessionId, time: Date())
+
+        let blocked = try tool([
+            "analyze", night.path, "--resume", "--start", start, "--storage", storage, "--no-store",
+        ])
+        XCTAssertNotEqual(blocked.status, 0, blocked.standardError)
+        let discarded = try tool(["session", "discard", "--storage", storage])
+        XCTAssertEqual(discarded.status, 0, discarded.standardError)
+        XCTAssertEqual(try tool(["session", "status", "--storage", storage]).status, 1)
+        let fresh = try tool(["analyze", night.path, "--start", start, "--storage", storage, "--no-store", "--quiet"])
+        XCTAssertEqual(fresh.status, 0, fresh.standardError)
     }
 
     func test_aFileNameWithANewlineAndAnEscapeCode_isEscapedInTheMessage() throws {
