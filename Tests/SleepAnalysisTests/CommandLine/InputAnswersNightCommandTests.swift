@@ -87,4 +87,27 @@ final class InputAnswersNightCommandTests: XCTestCase {
         XCTAssertTrue(output.standardError.contains("2000 Hz is outside the 4 kHz ... 384 kHz"), output.standardError)
         XCTAssertEqual(try storedNights(), 0)
     }
+
+    func test_aFLACOfUnknownLength_isAnalysedWhole_andWithoutStartTheToolSaysWhereTheNightStarts() throws {
+        let url = directory.url.appendingPathComponent("streamed.flac")
+        let writer = try AudioFileWriter(url: url, sampleRate: 16_000, channelCount: 1, format: .flac16)
+        try writer.write((0..<16_000 * 60).map { Float(0.05 * sin(Double($0) * 0.3)) })
+        try writer.close()
+        var bytes = try Data(contentsOf: url)
+        var word = bytes[18..<26].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        word &= ~UInt64(0xF_FFFF_FFFF)
+        for index in 0..<8 { bytes[18 + index] = UInt8(truncatingIfNeeded: word >> (56 - 8 * UInt64(index))) }
+        try bytes.write(to: url)
+
+        let output = try analyze([url.path, "-f", "json"])
+        XCTAssertEqual(output.status, 0, output.standardError)
+        XCTAssertTrue(output.standardError.contains("streamed.flac does not say how long it is"), output.standardError)
+        let object = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let start = try XCTUnwrap(formatter.date(from: try XCTUnwrap(object["startTime"] as? String)))
+        let end = try XCTUnwrap(formatter.date(from: try XCTUnwrap(object["endTime"] as? String)))
+        XCTAssertEqual(end.timeIntervalSince(start), 60, accuracy: 0.1)
+    }
 }

@@ -22,9 +22,10 @@ final class CSVLineReader {
     private(set) var content = ContentDigest()
 
     private let file: UnsafeMutablePointer<FILE>
-    /// Bytes read from the file and not yet returned: `buffer[start..<end]`.
-    private let buffer: UnsafeMutablePointer<UInt8>
-    private let capacity = CSVLineReader.maximumLineLength + 1
+    /// Bytes read from the file and not yet returned: `buffer[start..<end]`. It starts at 64 KiB and doubles, up to
+    /// `maximumLineLength` + 1 bytes, only for a line that needs it.
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity = 1 << 16
     private var start = 0
     private var end = 0
     private var reachedEnd = false
@@ -44,7 +45,7 @@ final class CSVLineReader {
             throw CSVError(path: path, line: 0, reason: .unreadable(String(cString: strerror(errno))))
         }
         self.file = file
-        buffer = .allocate(capacity: capacity)
+        buffer = .allocate(capacity: 1 << 16)
     }
 
     deinit {
@@ -76,10 +77,18 @@ final class CSVLineReader {
                 scanned -= start
                 start = 0
             }
-            guard end < capacity else {
-                throw CSVError(
-                    path: path, line: lineNumber + 1,
-                    reason: .malformedRow("the line is longer than \(Self.maximumLineLength) bytes"))
+            if end == capacity {
+                guard capacity <= Self.maximumLineLength else {
+                    throw CSVError(
+                        path: path, line: lineNumber + 1,
+                        reason: .malformedRow("the line is longer than \(Self.maximumLineLength) bytes"))
+                }
+                let larger = min(2 * capacity, Self.maximumLineLength + 1)
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+                grown.update(from: buffer, count: end)
+                buffer.deallocate()
+                buffer = grown
+                capacity = larger
             }
             let got = fread(buffer + end, 1, capacity - end, file)
             if got == 0 {
