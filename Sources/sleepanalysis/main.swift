@@ -8,6 +8,7 @@ let commands: [any Command.Type] = [
     BreathingCommandEntry.self,
     EvaluateCommandEntry.self,
     FeaturesCommandEntry.self,
+    SessionCommand.self,
     HistoryCommand.self,
     ReportCommand.self,
     ExportCommand.self,

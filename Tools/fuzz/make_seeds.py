@@ -86,11 +86,23 @@ def audio_seeds():
     # A recorder that never finalised its header (data size 0xFFFFFFFF) and one cut short (size too large).
     open_ended = wav([(b"fmt ", fmt(1, 1, 16000, 16)), (b"data", pcm16)])
     write("audio", "unfinalised_header.wav", open_ended[:40] + struct.pack("<I", 0xFFFFFFFF) + open_ended[44:])
-    write("audio", "bad_truncated_data.wav", open_ended[:40] + struct.pack("<I", 4096) + open_ended[44:])
+    # A WAVE file cut off is read for what it holds (the header's length is a warning in a replay's result).
+    write("audio", "truncated_data.wav", open_ended[:40] + struct.pack("<I", 4096) + open_ended[44:])
+    # A header claiming 2^31 - 1 Hz: refused before a block is allocated for it.
+    forged = wav([(b"fmt ", fmt(1, 1, 16000, 16)), (b"data", pcm16)])
+    write("audio", "bad_rate_above_768k.wav", forged[:24] + struct.pack("<I", 2**31 - 1) + forged[28:])
     write("audio", "bad_three_channels.wav",
           wav([(b"fmt ", fmt(1, 3, 16000, 16)), (b"data", struct.pack("<48h", *tone(16, 3, 9000)))]))
     scratch = os.path.join(ROOT, "audio", ".scratch")
-    write("audio", "mono.flac", sndfile_bytes(scratch, 0x170000, 0x0002, 1, 16000, 400))  # FLAC, PCM_16
+    flac = sndfile_bytes(scratch, 0x170000, 0x0002, 1, 16000, 400)  # FLAC, PCM_16
+    write("audio", "mono.flac", flac)
+    # STREAMINFO's 36-bit total-samples field (bytes 21.5-25): under-stated (read to the real end anyway) and 0
+    # (unknown, as a stream written to a pipe).
+    def with_total(total):
+        word = int.from_bytes(flac[18:26], "big") & ~0xFFFFFFFFF | total
+        return flac[:18] + word.to_bytes(8, "big") + flac[26:]
+    write("audio", "flac_header_understated.flac", with_total(40))
+    write("audio", "flac_length_unknown.flac", with_total(0))
     write("audio", "stereo.aiff", sndfile_bytes(scratch, 0x020000, 0x0002, 2, 22050, 40))  # AIFF, PCM_16
     write("audio", "mono.au", sndfile_bytes(scratch, 0x030000, 0x0006, 1, 8000, 40))  # AU, FLOAT
     write("audio", "mono.ogg", sndfile_bytes(scratch, 0x200000, 0x0060, 1, 16000, 800))  # OGG, VORBIS
@@ -116,6 +128,13 @@ def sensor_seeds():
     write("sensor-csv", "bad_backwards_and_nan.csv", "timestamp,bpm\n10,60\n5,61\n6,nan\n")
     write("sensor-csv", "bad_units_conflict.csv", "# units: g\ntimestamp,x_ms2,y_ms2,z_ms2\n0,1,2,3\n")
     write("sensor-csv", "bad_no_zone_and_hex.csv", "timestamp,activity_count\n2026-12-01T23:00:00,0x1p3\n")
+    # Local times (read in Europe/Stockholm by the one-night pass), and the hour skipped in spring there.
+    write("sensor-csv", "accelerometer_local_times.csv", "timestamp,x,y,z\n" + "".join(
+        f"2026-12-01 {hour:02d}:{minute:02d}:00,0,0,1\n" for hour in (22, 23) for minute in (0, 30)))
+    write("sensor-csv", "bad_skipped_local_hour.csv", "timestamp,x,y,z\n2026-03-29 02:30:00,0,0,1\n")
+    write("sensor-csv", "accelerometer_duplicate_rows.csv",
+          "timestamp,x,y,z\n0.0,0,0,1\n0.0,0,0,1\n0.1,0,0,1\n0.1,0,0,1\n0.1,0,0,1\n")
+    write("sensor-csv", "accelerometer_month_apart.csv", "timestamp,x,y,z\n0.0,0,0,1\n0.1,0,0,1\n2592000.0,0,0,1\n")
 
 
 # --- events model ------------------------------------------------------------------------------------------

@@ -19,6 +19,15 @@ public struct AnalysisWarning: Sendable, Hashable, Codable, CustomStringConverti
         case implausibleHeartRates
         /// Sensor readings were given but none lies within the recorded audio; `count` says how many were given.
         case sensorReadingsOutsideRecording
+        /// Sensor readings had the time of the reading before them (rows written twice, many readings at one
+        /// instant); `count` says how many.
+        case duplicateSensorReadings
+        /// The audio file's header gave another length than the audio it holds; the audio held was analysed, and
+        /// `count` says how many frames it holds.
+        case audioLengthDiffersFromHeader
+        /// The microphone gave no signal (every sample NaN, or a flat line: dead, muted or unplugged) for the whole
+        /// recording: nothing could be heard, so nothing was staged or scored from sound.
+        case noAudioSignal
     }
 
     /// What kind of problem the input had.

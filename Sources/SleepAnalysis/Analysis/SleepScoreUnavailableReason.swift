@@ -8,6 +8,8 @@ public enum SleepScoreUnavailableReason: String, Sendable, Hashable, Codable, Ca
     case shortRecording
     /// The night was staged, but no epoch was asleep.
     case noSleepFound
+    /// The night's only input was a microphone that gave no signal (a `noAudioSignal` warning): it was not staged.
+    case noSignal
 
     /// A sentence for reports.
     public var message: String {
@@ -15,6 +17,7 @@ public enum SleepScoreUnavailableReason: String, Sendable, Hashable, Codable, Ca
         case .notStaged: "the recording was not staged"
         case .shortRecording: "the recording is short (a score needs 3 hours in bed)"
         case .noSleepFound: "no sleep was found in the recording"
+        case .noSignal: "the microphone gave no signal (dead, muted or unplugged): nothing was staged"
         }
     }
 }
@@ -24,9 +27,12 @@ extension AnalysisResult {
     public static let minimumScoredTimeInBed: TimeInterval = 3 * 3600
 
     /// Why the night has no sleep score, or nil when it can be scored: not staged, less than 3 hours in bed (the
-    /// session's length when the statistics carry no time in bed), or no sleep at all, in that order.
+    /// session's length when the statistics carry no time in bed), or no sleep at all, in that order; `noSignal`
+    /// instead of `notStaged` when a dead microphone was the night's only input.
     public var scoreUnavailableReason: SleepScoreUnavailableReason? {
-        guard let statistics else { return .notStaged }
+        guard let statistics else {
+            return warnings.contains { $0.kind == .noAudioSignal } ? .noSignal : .notStaged
+        }
         let timeInBed = statistics.timeInBed ?? endTime.timeIntervalSince(startTime)
         if !(timeInBed >= Self.minimumScoredTimeInBed) { return .shortRecording }
         if !((statistics.totalSleepDuration ?? 0) > 0) { return .noSleepFound }

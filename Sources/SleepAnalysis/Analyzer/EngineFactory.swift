@@ -43,7 +43,7 @@ struct EngineFactory: Sendable {
     /// The processor of a new (or resumed) session, with its engines.
     func makeProcessor(
         for session: SessionDescriptor, output: any AnalysisOutputSink, listeners: ListenerBox,
-        restoring restored: RestoredSessionState?, arbiter: StereoEventArbiter?
+        restoring restored: RestoredSessionState?, arbiter: StereoEventArbiter?, source: (any DataSource)? = nil
     ) -> SessionProcessor {
         let features = context.features
         let config = session.config
@@ -100,7 +100,9 @@ struct EngineFactory: Sendable {
             publishing: SessionPublishing(
                 realTimeStages: features.realTimeSleepStaging, wholeNightStages: features.sleepStaging),
             output: output, listeners: listeners,
-            recorder: SessionJournalRecorder(journal: context.journal, logger: context.logger), restoring: restored,
+            recorder: SessionJournalRecorder(
+                journal: context.journal, logger: context.logger, fingerprint: { source?.fingerprint }),
+            restoring: restored,
             eventPresence: EventPresence(onThresholds: context.models.events?.onThreshold ?? [:]),
             bandLimitedEventPresence: context.models.bandLimitedEvents.map {
                 EventPresence(onThresholds: $0.onThreshold)

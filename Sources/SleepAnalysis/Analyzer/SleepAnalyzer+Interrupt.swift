@@ -18,7 +18,7 @@ extension SleepAnalyzer {
             for (sessionId, channel) in sessions {
                 guard let session = core.remove(sessionId) else { continue }
                 var result = session.interrupt()
-                result.warnings = core.inputWarnings(for: session)
+                result.warnings = core.inputWarnings(for: session) + result.warnings
                 results[channel] = result
             }
             return results

@@ -69,7 +69,7 @@ extension SleepAnalyzer {
         let twoSleepers = journaledSeparation != nil || journaled.contains { $0.channel == .secondary }
         if twoSleepers { try require(\.multiChannelAnalysis, named: "multiChannelAnalysis") }
         let source = source ?? LiveDataSource()
-        try Self.checkInputs(of: journaled, against: source)
+        try Self.checkInputs(of: journaled, against: source, journal: context.journal)
         let layout: SignalLayout = twoSleepers ? .perChannel : .mixdown
         let separation = journaledSeparation ?? .bedSideMics
         let pipeline = try AnalysisPipeline(
@@ -116,28 +116,58 @@ extension SleepAnalyzer {
 }
 
 extension SleepAnalyzer {
-    /// Refuses to resume sessions on input other than the one they were journaled with: another start time, file,
-    /// file length or content, a sensor added or missing, a live device for a replay.
+    /// The longest pause a new recording may leave after the journaled night's last epoch and still continue it.
+    static let maximumContinuationGap: TimeInterval = 15 * 60
+
+    /// Refuses to resume sessions on input other than the one they were journaled with.
+    ///
+    /// The same night is the same content — every frame or byte the journal saw, found again at the start of the
+    /// given files (a longer recording of it is fine) — with the same start time and options; or a new recording,
+    /// with the same inputs, that starts where the journaled night stopped (at its last epoch, at most
+    /// `maximumContinuationGap` later). Anything else would mix two nights: another file or an edited one from the
+    /// same start, the same file at another start, another time zone for local sensor times, a sensor added or
+    /// missing, a live device for a replay.
     ///
     /// - Throws: `.invalidInput` saying what differs.
-    static func checkInputs(of sessions: [JournalSession], against source: any DataSource) throws {
+    static func checkInputs(
+        of sessions: [JournalSession], against source: any DataSource, journal: SessionJournal
+    ) throws {
         guard let given = source.fingerprint else { return }
         for session in sessions {
-            guard let journaled = session.inputFingerprint else { continue }
-            // A new recording (other file names, same sensors) continues the session; the same files with another
-            // length, content or start time would mix two nights.
-            let names = { (print: DataSourceFingerprint) in print.inputs.mapValues { $0.prefix { $0 != "," } } }
-            if journaled.kind == given.kind, Set(journaled.inputs.keys) == Set(given.inputs.keys),
-                names(journaled) != names(given)
+            guard let journaled = try journal.inputFingerprint(of: session) else { continue }
+            var differences = journaled.differences(from: given)
+            if differences.isEmpty, let file = source as? FileDataSource, let start = journaled.startTime,
+                let givenStart = given.startTime
             {
-                continue
+                let content = file.contentDifferences(from: journaled.contents, names: journaled.inputs)
+                if content.isEmpty {
+                    if abs(start.timeIntervalSince(givenStart)) > 0.001 {
+                        differences.append(
+                            "the start time was \(start.formatted(.iso8601)), now \(givenStart.formatted(.iso8601)) "
+                                + "with the same content (give the same start, e.g. --start \(start.formatted(.iso8601)))"
+                        )
+                    }
+                } else {
+                    let stopped =
+                        try journal.checkpoint(sessionId: session.sessionId)?.processedUntil ?? session.startTime
+                    let continues =
+                        givenStart >= stopped && givenStart.timeIntervalSince(stopped) <= maximumContinuationGap
+                    if !continues {
+                        differences += content
+                        differences.append(
+                            "a new recording would have to start where the night stopped, between "
+                                + "\(stopped.formatted(.iso8601)) and "
+                                + "\(stopped.addingTimeInterval(maximumContinuationGap).formatted(.iso8601)); "
+                                + "it starts at \(givenStart.formatted(.iso8601))")
+                    }
+                }
             }
-            let differences = journaled.differences(from: given)
             guard !differences.isEmpty else { continue }
             throw SleepCycleSdkError.invalidInput(
                 "cannot resume session \(session.sessionId.uuidString) on other input: "
                     + differences.joined(separator: "; ")
-                    + ". Resume with the same inputs and start time, or discard it (clearActiveSessions)")
+                    + ". Resume with the same inputs, start time and options, or discard the session "
+                    + "(clearActiveSessions; on the command line: sleepanalysis session discard)")
         }
     }
 }

@@ -168,10 +168,11 @@ extension SleepAnalyzer {
         }
         let factory = EngineFactory(context: context, clock: clock)
         let output = streams
+        let source = pipeline.source
         try await pipeline.perform { core in
             let processor = factory.makeProcessor(
                 for: session, output: output, listeners: listeners, restoring: journalState,
-                arbiter: core.stereoArbiter)
+                arbiter: core.stereoArbiter, source: source)
             core.add(processor)
         }
     }
@@ -206,7 +207,7 @@ extension SleepAnalyzer {
                 return .noData(sourceError: sourceError)
             }
             var result = session.finish(at: end)
-            result.warnings = core.inputWarnings(for: session)
+            result.warnings = core.inputWarnings(for: session) + result.warnings
             return .finished(result, sourceError: sourceError)
         }
         activeSessions[sessionId] = nil

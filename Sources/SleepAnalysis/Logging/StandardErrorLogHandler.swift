@@ -6,11 +6,12 @@ public struct StandardErrorLogHandler: SleepAnalysisLogHandler {
     /// Creates a handler that writes to standard error.
     public init() {}
 
-    /// Writes one line to standard error: time, severity, label, message, then the metadata as sorted `key=value`.
+    /// Writes one line to standard error: time, severity, label, message, then the metadata as sorted `key=value`;
+    /// control characters (a newline or escape code in a file name) are escaped, so a message is always one line.
     ///
     /// - Parameter record: The message.
     public func log(_ record: SleepAnalysisLogRecord) {
-        let line = "\(Date().formatted(.iso8601)) \(record)\n"
+        let line = "\(Date().formatted(.iso8601)) \(MessageText.escaped("\(record)"))\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

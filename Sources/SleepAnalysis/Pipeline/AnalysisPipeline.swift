@@ -145,10 +145,21 @@ final class AnalysisPipeline: Sendable {
         /// What the input so far lowers in `session`'s result (low sample rate, band-limited audio, repaired
         /// samples, unused sensor files).
         func inputWarnings(for session: SessionProcessor) -> [AnalysisWarning] {
-            inputQuality.warnings(
+            var warnings = inputQuality.warnings(
                 start: source.startTime, audioEnd: analysedSamples > 0 ? analysedUntil : nil,
                 bandLimitedEventModel: session.usesBandLimitedEventModel,
                 channel: layout == .perChannel ? (session.channel == .secondary ? 1 : 0) : nil)
+            if let length = (source as? FileDataSource)?.audioLengthDisagreement {
+                warnings.insert(
+                    AnalysisWarning(
+                        kind: .audioLengthDiffersFromHeader,
+                        message: "the audio file's header gives \(length.declared) frames, the file holds "
+                            + "\(length.read): the \(length.read) frames it holds were analysed (a file cut off, or a "
+                            + "header never finalised)",
+                        count: Int(clamping: length.read)),
+                    at: 0)
+            }
+            return warnings
         }
 
         /// Adds a session.

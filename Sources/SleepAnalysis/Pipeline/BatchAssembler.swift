@@ -21,7 +21,7 @@ final class BatchAssembler {
     ///
     /// - Throws: `SleepCycleSdkError.invalidInput` for a rate or channel count the analysis cannot take.
     init(sourceRate: Double, sourceChannelCount: Int, layout: SignalLayout) throws {
-        guard sourceRate.isFinite, sourceRate >= 4000, sourceRate <= 384_000 else {
+        guard sourceRate.isFinite, AudioFileReader.analysableSampleRates.contains(sourceRate) else {
             throw SleepCycleSdkError.invalidInput("audio sample rate \(sourceRate) Hz is outside 4 kHz ... 384 kHz")
         }
         guard (1...2).contains(sourceChannelCount) else {

@@ -21,10 +21,13 @@ struct InputQualityMonitor {
         case activityCounts = "activity-count"
     }
 
-    /// How many readings of a kind came, and the earliest one at or after the source's start.
+    /// How many readings of a kind came, the earliest one at or after the source's start, and how many had the
+    /// time of the reading before them.
     private struct ReadingSpan {
         var count = 0
         var firstInSession: Date?
+        var last: Date?
+        var simultaneous = 0
     }
 
     /// Replaces NaN and infinite samples of `chunk` by 0 (silence), counting them; counts its clipped samples and
@@ -50,6 +53,10 @@ struct InputQualityMonitor {
         var span = readings[kind] ?? ReadingSpan()
         span.count += times.count
         if span.firstInSession == nil { span.firstInSession = times.first { $0 >= start } }
+        for time in times {
+            if time == span.last { span.simultaneous += 1 }
+            span.last = time
+        }
         readings[kind] = span
     }
 
@@ -122,6 +129,17 @@ struct InputQualityMonitor {
                         + "\(Int(range.lowerBound))–\(Int(range.upperBound)) bpm (the wearable's glitches) and were "
                         + "left out of the staging",
                     count: implausibleHeartRates))
+        }
+        for kind in SensorKind.allCases {
+            guard let span = readings[kind], span.simultaneous > 0 else { continue }
+            warnings.append(
+                AnalysisWarning(
+                    kind: .duplicateSensorReadings,
+                    message: "\(span.simultaneous) of the \(span.count) \(kind.rawValue) reading(s) had the same "
+                        + "time as the reading before them (rows written twice, or many readings stamped with one "
+                        + "instant): they were used as given, which weighs those instants more; check how the file "
+                        + "was exported",
+                    count: span.simultaneous))
         }
         for kind in SensorKind.allCases {
             guard let span = readings[kind], span.count > 0 else { continue }

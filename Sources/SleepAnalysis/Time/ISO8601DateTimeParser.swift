@@ -61,6 +61,43 @@ package struct ISO8601DateTimeParser: Sendable {
         return Date(timeIntervalSince1970: wallClock - Double(offset(ofWallClock: wallClock, in: localZone)))
     }
 
+    /// What a full timestamp whose zone may be left out means in `localZone`, across clock changes.
+    package enum LocalReading: Equatable {
+        /// One instant (a zone was written, or the wall-clock time occurs once).
+        case instant(Date)
+        /// A wall-clock time that occurs twice (the hour repeated when the clocks go back): the two instants.
+        case repeated(earlier: Date, later: Date)
+        /// A wall-clock time that does not occur (the hour skipped when the clocks go forward).
+        case skipped
+    }
+
+    /// Reads a full timestamp whose zone may be left out, telling a time in the repeated hour of a clock change
+    /// (two instants) and a time in the skipped hour (none) apart from the rest.
+    ///
+    /// - Parameters:
+    ///   - bytes: The text's UTF-8 bytes, already trimmed.
+    ///   - localZone: The zone of times written without one.
+    /// - Returns: The reading, or nil when the text is not such a timestamp.
+    package static func localReading(_ bytes: UnsafeBufferPointer<UInt8>, localZone: TimeZone) -> LocalReading? {
+        var scanner = ISO8601Scanner(bytes)
+        guard let value = dateTime(&scanner, syntax: .localTimestamp, allowTimeOnly: false), scanner.isAtEnd,
+            let day = value.day
+        else { return nil }
+        if value.zoneOffsetSeconds != nil, let instant = value.instant { return .instant(instant) }
+        let wallClock = Double(day.daysSinceEpoch) * 86_400 + Double(value.wholeSecondsIntoDay) + value.fraction
+        // The offsets in force half a day either side; each that maps the wall-clock time onto itself is a reading.
+        let nearby = Set(
+            [-43_200.0, 0, 43_200].map { localZone.secondsFromGMT(for: Date(timeIntervalSince1970: wallClock + $0)) })
+        let instants = nearby.filter { offset in
+            localZone.secondsFromGMT(for: Date(timeIntervalSince1970: wallClock - Double(offset))) == offset
+        }.map { Date(timeIntervalSince1970: wallClock - Double($0)) }.sorted()
+        switch instants.count {
+        case 0: return .skipped
+        case 1: return .instant(instants[0])
+        default: return .repeated(earlier: instants[0], later: instants[instants.count - 1])
+        }
+    }
+
     /// The zone's offset from UTC (seconds east) at the wall-clock time `wallClock` (seconds since 1970-01-01
     /// 00:00 on that clock): guessed at the same UTC instant, then taken again at the instant it gives, so a time
     /// just after a daylight-saving change gets the new offset.

@@ -18,7 +18,8 @@ enum EventClipAudio {
     static func load(_ url: URL) throws -> [Float] {
         let reader = try AudioFileReader(url: url)
         var samples: [Float] = []
-        samples.reserveCapacity(Int(reader.frameCount))
+        // The header's count, bounded: a forged header must not reserve gigabytes before anything is read.
+        samples.reserveCapacity(Int(min(reader.frameCount, 16_000 * 3_600)))
         while let block = try reader.readMono(maxFrames: 65_536) { samples.append(contentsOf: block) }
         if Int(reader.sampleRate) != AudioBatch.sampleRate {
             samples = try resampled(samples, from: reader.sampleRate, url: url)

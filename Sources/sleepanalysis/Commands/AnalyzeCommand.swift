@@ -150,7 +150,8 @@ enum AnalyzeCommand: Command {
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
             } catch {
-                throw CommandLineError(kind: .failure, message: "cannot write \(path): \(error.localizedDescription)")
+                throw CommandLineError(
+                    kind: .outputFailed, message: "cannot write \(path): \(error.localizedDescription)")
             }
         }
         if let path = parsed.option(NightReportFile.option) {
@@ -179,7 +180,8 @@ enum AnalyzeCommand: Command {
             return try await analyseNights(
                 inputs, calibration: calibration, listeners: listeners, interrupt: interrupt)
         } else if parsed.flag("resume") {
-            return try await resume(inputs, listeners: listeners, interrupt: interrupt)
+            return try await resume(
+                inputs, stereo: parsed.flag("stereo"), alarm: alarm, listeners: listeners, interrupt: interrupt)
         } else if parsed.flag("stereo") {
             let preset = try separationPreset(parsed)
             return try await analyseStereo(
@@ -244,9 +246,13 @@ enum AnalyzeCommand: Command {
         return [("primary", primaryResult), ("secondary", secondaryResult)]
     }
 
-    /// Continues the sessions left in the journal on a replay of the same files.
+    /// Continues the sessions left in the journal on a replay of the same files, with the same options.
+    ///
+    /// - Throws: `CommandLineError.badData` (exit 65) when `--stereo` or `--wakeup-window` differ from the night's
+    ///   (the night stays resumable); the SDK's `.invalidInput` (65) when the inputs do.
     private static func resume(
-        _ inputs: NightInputs, listeners: [any AudioEventListener & Sendable], interrupt: InterruptSignal
+        _ inputs: NightInputs, stereo: Bool, alarm: SmartAlarmConfig?, listeners: [any AudioEventListener & Sendable],
+        interrupt: InterruptSignal
     ) async throws
         -> [(channel: String?, result: AnalysisResult)]
     {
@@ -259,6 +265,14 @@ enum AnalyzeCommand: Command {
             throw CommandLineError(
                 kind: .failure, message: "no unfinished session to resume in the storage directory (see --storage)")
         }
+        let differences = optionDifferences(resumed: sessions, stereo: stereo, alarm: alarm)
+        if !differences.isEmpty {
+            // Nothing is printed or stored: the night stays in the journal, to resume with its own options.
+            _ = try? await SleepCycleSdk.interruptAnalysis()
+            throw CommandLineError.badData(
+                "cannot resume the unfinished night with other options: " + differences.joined(separator: "; ")
+                    + ". Give the same options, or discard the night (sleepanalysis session discard)")
+        }
         if let signal = await interrupt.wait(for: source) { throw AnalysisInterruption(signal: signal) }
         var results: [(channel: String?, result: AnalysisResult)] = []
         for session in sessions.sorted(by: { $0.channel == .primary && $1.channel != .primary }) {
@@ -267,6 +281,29 @@ enum AnalyzeCommand: Command {
         }
         await SleepCycleSdk.stopDataSource()
         return results
+    }
+
+    /// How `--stereo` and `--wakeup-window` differ from the resumed night's, one phrase each.
+    private static func optionDifferences(
+        resumed sessions: [ResumedSession], stereo: Bool, alarm: SmartAlarmConfig?
+    ) -> [String] {
+        var found: [String] = []
+        let twoSleepers = sessions.contains { $0.channel == .secondary }
+        if twoSleepers != stereo {
+            found.append(
+                twoSleepers
+                    ? "the night was analysed for two sleepers (--stereo), now for one"
+                    : "the night was analysed for one sleeper, now for two (--stereo)")
+        }
+        let journaled = sessions.first { $0.channel == .primary }?.smartAlarmConfig
+        if journaled != alarm {
+            let window = { (config: SmartAlarmConfig?) -> String in
+                guard let config else { return "none" }
+                return Timestamps.iso8601(config.wakeupWindow.start) + "/" + Timestamps.iso8601(config.wakeupWindow.end)
+            }
+            found.append("the smart alarm window (--wakeup-window) was \(window(journaled)), now \(window(alarm))")
+        }
+        return found
     }
 
     private static func separationPreset(_ parsed: ParsedArguments) throws -> ChannelSeparationConfig {
@@ -307,7 +344,7 @@ enum AnalyzeCommand: Command {
                 }
                 // The tables have no place for them: the input's warnings go to standard error.
                 for warning in entry.report.result.warnings {
-                    FileHandle.standardError.write(Data("sleepanalysis analyze: warning: \(warning.message)\n".utf8))
+                    CommandRunner.printError("sleepanalysis analyze: warning: \(warning.message)\n")
                 }
             }
         default:

@@ -12,7 +12,7 @@ enum BreathingCommand {
     /// What it accepts.
     static let specification = ArgumentSpecification(
         options: [
-            "accelerometer", "format", "window", "peak-fraction", "alternation-threshold", "harmonic-fraction",
+            "accelerometer", "start", "format", "window", "peak-fraction", "alternation-threshold", "harmonic-fraction",
             "minimum-score", "neighbour-windows",
         ],
         shortNames: ["f": "format"],
@@ -24,7 +24,11 @@ enum BreathingCommand {
             Breathing rate every 30 s over 60-s windows, from breath sounds and/or mattress micro-motion.
 
                   AUDIO                           audio file (WAV, FLAC, OGG…)
-                  --accelerometer CSV             accelerometer readings: timestamp,x,y,z
+                  --accelerometer CSV             accelerometer readings: timestamp,x,y,z (seconds from the
+                                                  start, epoch seconds or ISO 8601 with a zone)
+                  --start ISO8601                 when the recording began: what relative CSV timestamps and the
+                                                  offsets printed count from (default: the first reading of a CSV
+                                                  with absolute timestamps, said on standard error; else 0)
                   --window SECONDS                a shorter window for short clips (20...600 s; estimates every
                                                   half window)
               -f, --format json|text              output format (default text)
@@ -75,7 +79,7 @@ enum BreathingCommand {
         guard audio != nil || accelerometer != nil else {
             throw CommandLineError.usage("give an audio file or --accelerometer CSV")
         }
-        let origin = Date(timeIntervalSince1970: 0)
+        let origin = try start(parsed, accelerometer: accelerometer.map { URL(fileURLWithPath: $0) })
         let rates: [BreathingRate]
         do {
             rates = try BreathingAnalysis.analyze(
@@ -111,6 +115,28 @@ enum BreathingCommand {
             try StandardOutput.print(
                 median.map { String(format: "median %.1f breaths/min", $0) } ?? "no periodic breathing found")
         }
+    }
+}
+
+extension BreathingCommand {
+    /// What the offsets and relative CSV timestamps count from: `--start`, else the first reading of a CSV with
+    /// absolute timestamps (said on standard error), else the Unix epoch (offsets from the file's start).
+    ///
+    /// - Throws: a usage `CommandLineError` for a `--start` that is not an ISO 8601 date and time.
+    static func start(_ parsed: ParsedArguments, accelerometer: URL?) throws -> Date {
+        if let text = parsed.option("start") {
+            guard let date = ISO8601DateTimeParser(syntax: .timestamp).date(from: text) else {
+                throw CommandLineError.usage("--start must be an ISO 8601 date and time, not '\(text)'")
+            }
+            return date
+        }
+        if let accelerometer, let first = try? SensorCSVFirstReading.absoluteTime(of: accelerometer, localZone: nil) {
+            CommandRunner.printError(
+                "sleepanalysis breathing: no --start: the recording starts at the first reading, "
+                    + "\(Timestamps.iso8601(first)) (\(accelerometer.lastPathComponent))\n")
+            return first
+        }
+        return Date(timeIntervalSince1970: 0)
     }
 }
 

@@ -125,9 +125,9 @@ enum EvaluateComposedStagingCommand {
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             encoder.nonConformingFloatEncodingStrategy = .convertToString(
                 positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-            print(String(decoding: try encoder.encode(evaluation), as: UTF8.self))
+            try StandardOutput.print(String(decoding: try encoder.encode(evaluation), as: UTF8.self))
         } else {
-            print(text(evaluation))
+            try StandardOutput.print(text(evaluation))
         }
     }
 

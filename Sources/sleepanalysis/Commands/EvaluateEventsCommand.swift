@@ -43,15 +43,14 @@ enum EvaluateEventsCommand {
         if format == "json" {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            FileHandle.standardOutput.write(try encoder.encode(report))
-            FileHandle.standardOutput.write(Data("\n".utf8))
+            try StandardOutput.write(try encoder.encode(report) + Data("\n".utf8))
         } else {
-            print(
+            try StandardOutput.print(
                 String(
                     format: "macro-F1 %.3f over %d event types, %d clips", report.macroF1, report.classes.count,
                     report.clips))
             for (name, score) in report.classes.sorted(by: { $0.key < $1.key }) {
-                print(
+                try StandardOutput.print(
                     String(
                         format: "%-16@ P %.3f  R %.3f  F1 %.3f  n %d", name as NSString, score.precision,
                         score.recall, score.f1, score.support))

@@ -65,9 +65,9 @@ enum EvaluateStagingCommand {
         let nights = try subjects.map { try WalchNight(subjectId: $0, root: root) }
         let evaluation = try StagingEvaluation(nights: nights, model: model)
         if format == "json" {
-            print(try StagingReportFormatter.json(evaluation))
+            try StandardOutput.print(StagingReportFormatter.json(evaluation))
         } else {
-            print(StagingReportFormatter.text(evaluation))
+            try StandardOutput.print(StagingReportFormatter.text(evaluation))
         }
     }
 }

@@ -63,9 +63,9 @@ enum EvaluateStereoCommand {
         if format == "json" {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            print(String(decoding: try encoder.encode(Output(reports: reports)), as: UTF8.self))
+            try StandardOutput.print(String(decoding: try encoder.encode(Output(reports: reports)), as: UTF8.self))
         } else {
-            for report in reports { print(text(report)) }
+            for report in reports { try StandardOutput.print(text(report)) }
         }
     }
 

@@ -41,7 +41,8 @@ enum FeaturesEventsCommand {
         do {
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         } catch {
-            throw SleepCycleSdkError.storageFailure("\(out.path): \(error.localizedDescription)")
+            throw CommandLineError(
+                kind: .outputFailed, message: "cannot write \(out.path): \(error.localizedDescription)")
         }
         let paths = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
         let exporter = EventFeatureExporter()

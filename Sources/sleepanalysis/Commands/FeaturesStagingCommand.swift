@@ -38,7 +38,7 @@ enum FeaturesStagingCommand {
         do {
             try text.write(toFile: out, atomically: true, encoding: .utf8)
         } catch {
-            throw SleepCycleSdkError.storageFailure("\(out): \(error.localizedDescription)")
+            throw CommandLineError(kind: .outputFailed, message: "cannot write \(out): \(error.localizedDescription)")
         }
     }
 }

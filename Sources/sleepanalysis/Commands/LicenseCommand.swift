@@ -44,7 +44,7 @@ enum LicenseCommand: Command {
         case "keygen": try keygen(rest)
         case "issue": try issue(rest)
         case "verify": try verify(rest)
-        case "-h", "--help", "help": print(overview, terminator: "")
+        case "-h", "--help", "help": try StandardOutput.print(overview, terminator: "")
         default: throw CommandLineError.usage("unknown action '\(action)'", usage: overview)
         }
     }
@@ -88,10 +88,11 @@ enum LicenseCommand: Command {
             try Data((keys.publicKeyBase64 + "\n").utf8).write(to: publicFile, options: .atomic)
         } catch {
             throw CommandLineError(
-                kind: .failure, message: "cannot write the keys in \(directory.path): \(error.localizedDescription)",
+                kind: .outputFailed,
+                message: "cannot write the keys in \(directory.path): \(error.localizedDescription)",
                 usage: nil)
         }
-        print(keys.publicKeyBase64)
+        try StandardOutput.print(keys.publicKeyBase64)
     }
 
     // MARK: - issue
@@ -135,7 +136,7 @@ enum LicenseCommand: Command {
             throw CommandLineError.badData("cannot read the private key \(keyPath): \(error.localizedDescription)")
         }
         let keys = try LicenseIssuer.keyPair(privateKeyBase64: keyText)
-        print(
+        try StandardOutput.print(
             try LicenseIssuer.issue(
                 features: features, expires: expires, subject: parsed.option("subject") ?? "unspecified",
                 modelStore: modelStore, privateKey: keys.privateKey))
@@ -188,9 +189,9 @@ enum LicenseCommand: Command {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
-            print(String(decoding: try encoder.encode(license), as: UTF8.self))
+            try StandardOutput.print(String(decoding: try encoder.encode(license), as: UTF8.self))
         } else {
-            print(
+            try StandardOutput.print(
                 """
                 valid licence for '\(license.subject)'
                   features: \(license.features.enabledNames.joined(separator: ", "))

@@ -34,7 +34,7 @@ enum ModelsCommand: Command {
             to: URL(fileURLWithPath: out, isDirectory: true),
             version: parsed.option("version") ?? SleepAnalysisVersion.current)
         for entry in entries {
-            print("\(entry.name)\t\(entry.version)\t\(entry.file)\t\(entry.size)\t\(entry.sha256)")
+            try StandardOutput.print("\(entry.name)\t\(entry.version)\t\(entry.file)\t\(entry.size)\t\(entry.sha256)")
         }
     }
 }

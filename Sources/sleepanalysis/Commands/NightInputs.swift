@@ -32,7 +32,8 @@ struct NightInputs {
             }
             return zone
         }
-        audioDuration = audio.flatMap { FileDataSource(audio: $0, accelerometer: nil).audioDuration } ?? 0
+        let probe = audio.flatMap { try? AudioFileReader(url: $0) }
+        audioDuration = probe.flatMap { probe in probe.declaredFrameCount.map { Double($0) / probe.sampleRate } } ?? 0
         pace = try ReplayPaceArgument.pace(parsed)
         if let text = parsed.option("start") {
             guard let date = ISO8601DateTimeParser(syntax: .timestamp).date(from: text) else {
@@ -43,15 +44,20 @@ struct NightInputs {
             let modified = try? FileManager.default.attributesOfItem(atPath: audio.path)[.modificationDate] as? Date
         {
             start = modified.addingTimeInterval(-audioDuration)
+            if let probe, probe.declaredFrameCount == nil {
+                // A stream written to a pipe does not say its length: the start cannot be worked back from its end.
+                CommandRunner.printError(
+                    "sleepanalysis analyze: \(audio.lastPathComponent) does not say how long it is: the night starts "
+                        + "at its modification time, \(Timestamps.iso8601(start)); give --start for the real start\n")
+            }
         } else if audio == nil,
             let first = Self.firstAbsoluteReading(of: [accelerometer, heartRate, activityCounts], in: sensorTimeZone)
         {
             // Sensor files alone, with times of their own: the night starts at the first reading, not now.
             start = first.time
-            FileHandle.standardError.write(
-                Data(
-                    ("sleepanalysis analyze: no --start: the night starts at the first sensor reading, "
-                        + "\(Timestamps.iso8601(first.time)) (\(first.file.lastPathComponent))\n").utf8))
+            CommandRunner.printError(
+                ("sleepanalysis analyze: no --start: the night starts at the first sensor reading, "
+                    + "\(Timestamps.iso8601(first.time)) (\(first.file.lastPathComponent))\n"))
         } else {
             start = Date()
         }
@@ -110,7 +116,7 @@ struct NightInputs {
     func stateAccelerometerUnit() throws {
         guard let accelerometer else { return }
         let report = try AccelerometerUnitReport.of(file: accelerometer, startTime: start, localZone: sensorTimeZone)
-        FileHandle.standardError.write(
-            Data("sleepanalysis analyze: \(accelerometer.lastPathComponent): accelerometer in \(report)\n".utf8))
+        CommandRunner.printError(
+            "sleepanalysis analyze: \(accelerometer.lastPathComponent): accelerometer in \(report)\n")
     }
 }

@@ -75,10 +75,9 @@ struct NightSplitting {
     /// Says on standard error which nights were found.
     func announce() {
         for night in nights {
-            FileHandle.standardError.write(
-                Data(
-                    ("sleepanalysis analyze: night \(night.name): rest from \(Timestamps.iso8601(night.interval.start))"
-                        + " to \(Timestamps.iso8601(night.interval.end))\n").utf8))
+            CommandRunner.printError(
+                ("sleepanalysis analyze: night \(night.name): rest from \(Timestamps.iso8601(night.interval.start))"
+                    + " to \(Timestamps.iso8601(night.interval.end))\n"))
         }
     }
 

@@ -44,7 +44,7 @@ enum RecordCommand: Command {
 
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try ArgumentParser.parseUnlessHelp(arguments, specification) else { return }
-        if parsed.flag("list-devices") { return listDevices() }
+        if parsed.flag("list-devices") { return try listDevices() }
         let format = try parsed.choice("format", from: ["json", "csv", "text"], default: "text")
         let duration = try parsed.option("duration").map(parseDuration)
         let calibration = try CalibrationOffsetArgument.calibration(parsed)
@@ -66,7 +66,7 @@ enum RecordCommand: Command {
         try await SleepCycleSdk.startAnalysis(
             config: SleepAnalysisConfig(useAudio: true, soundLevelCalibration: calibration), using: source,
             eventListeners: listeners)
-        FileHandle.standardError.write(Data("recording from \(parsed.option("device") ?? "default")…\n".utf8))
+        CommandRunner.printError("recording from \(parsed.option("device") ?? "default")…\n")
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await source.waitUntilFinished() }
             group.addTask { _ = await interrupt.wait() }
@@ -75,7 +75,14 @@ enum RecordCommand: Command {
         }
         let result = try await SleepCycleSdk.stopAnalysis()
         live.cancel()
-        try recorder?.close()
+        // A recording that could not be written fails the command after the result is printed and stored.
+        let recordingFailure: (any Error)?
+        do {
+            try recorder?.close()
+            recordingFailure = nil
+        } catch {
+            recordingFailure = error
+        }
         let storing = store.map {
             ResultStoring(
                 [result], in: $0,
@@ -85,25 +92,29 @@ enum RecordCommand: Command {
         switch format {
         case "json":
             try AnalysisReport.printJSON(report)
-        case "csv": print(AnalysisCSV.render(result))
-        default: print(AnalysisText.render(result, score: report.score))
+        case "csv": try StandardOutput.print(AnalysisCSV.render(result))
+        default: try StandardOutput.print(AnalysisText.render(result, score: report.score))
         }
         if let path = parsed.option(NightReportFile.option) {
             try NightReportFile.write([(nil, report)], soundLevel: soundLevels?.timeline, to: path)
         }
         let error = await SleepCycleSdk.dataSourceError
         await SleepCycleSdk.deinitialize()
+        if let recordingFailure { throw recordingFailure }
         if let failure = storing?.failure { throw failure }
         if let error { throw CommandLineError(kind: .failure, message: "capture ended: \(error)") }
     }
 
     /// Prints one line per ALSA capture device (the name for `--device`, then what it is), or says there is none.
-    private static func listDevices() {
+    private static func listDevices() throws {
         let devices = AudioCaptureDevice.all()
-        guard !devices.isEmpty else { return print("no capture devices (no sound card with a microphone input)") }
+        guard !devices.isEmpty else {
+            return try StandardOutput.print("no capture devices (no sound card with a microphone input)")
+        }
         let width = devices.map(\.name.count).max() ?? 0
         for device in devices {
-            print(device.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + device.description)
+            try StandardOutput.print(
+                device.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + device.description)
         }
     }
 
@@ -152,7 +163,7 @@ enum RecordCommand: Command {
     }
 
     private static func log(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        CommandRunner.printError((line + "\n"))
     }
 }
 
@@ -170,8 +181,28 @@ final class AudioRecorder: AudioEventListener, @unchecked Sendable {
         audioProbability: [EventType: Float], eventsStarted: [EventStartedInfo], eventsEnded: [EventEndedInfo],
         dbSpl: [Float]
     ) {
-        try? file.write(audioSamples)
+        // The first failure is kept, and reported when the recording is closed: the analysis goes on meanwhile.
+        guard failure == nil else { return }
+        do {
+            try file.write(audioSamples)
+        } catch {
+            failure = error
+        }
     }
 
-    func close() throws { try file.close() }
+    /// The first write that failed, if any.
+    private var failure: (any Error)?
+
+    /// Closes the file.
+    ///
+    /// - Throws: `CommandLineError` of kind `.outputFailed` (exit 74) when a write or the close failed.
+    func close() throws {
+        do {
+            if let failure { throw failure }
+            try file.close()
+        } catch {
+            throw CommandLineError(
+                kind: .outputFailed, message: "cannot write the recording: \(error.localizedDescription)")
+        }
+    }
 }

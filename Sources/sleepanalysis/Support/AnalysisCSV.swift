@@ -63,7 +63,8 @@ enum AnalysisCSV {
                 try Data(table.text.utf8).write(to: file, options: .atomic)
             }
         } catch {
-            throw CommandLineError(kind: .failure, message: "cannot write \(file.path): \(error.localizedDescription)")
+            throw CommandLineError(
+                kind: .outputFailed, message: "cannot write \(file.path): \(error.localizedDescription)")
         }
     }
 

@@ -33,23 +33,23 @@ enum CommandRunner {
             try await command.run(rest)
             return 0
         } catch let error as ArgumentUsageError {
-            printError(usageError(error.message, helpPath: table.helpPath(arguments)))
+            printError(usageError(MessageText.escaped(error.message), helpPath: table.helpPath(arguments)))
             return ArgumentUsageError.exitStatus
         } catch let error as CommandLineError {
             if error.kind == .usage {
-                printError(usageError(error.message, helpPath: table.helpPath(arguments)))
+                printError(usageError(MessageText.escaped(error.message), helpPath: table.helpPath(arguments)))
             } else {
-                printError("sleepanalysis \(name): \(error.message)\n")
+                printError("sleepanalysis \(name): \(MessageText.escaped(error.message))\n")
             }
             return error.exitCode
         } catch let error as FleetDatabaseError {
             printError("sleepanalysis \(name): \(error.description)\n")
             return DatabaseArgument.exitCode(for: error)
         } catch let error as SleepCycleSdkError {
-            printError("sleepanalysis \(name): \(error.description)\n")
+            printError("sleepanalysis \(name): \(MessageText.escaped(error.description))\n")
             return CommandLineError.exitCode(for: error)
         } catch {
-            printError("sleepanalysis \(name): \(error)\n")
+            printError("sleepanalysis \(name): \(MessageText.escaped("\(error)"))\n")
             return 1
         }
     }
@@ -64,8 +64,12 @@ enum CommandRunner {
         "Error: \(message)\nHelp: " + (["sleepanalysis"] + helpPath + ["--help"]).joined(separator: " ") + "\n"
     }
 
-    /// Writes text to standard error.
+    /// Writes text to standard error, each line's control characters escaped (`MessageText`): a file name with a
+    /// newline or a terminal escape code in a message cannot forge a line or repaint the terminal.
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            MessageText.escaped(String($0))
+        }
+        FileHandle.standardError.write(Data(lines.joined(separator: "\n").utf8))
     }
 }

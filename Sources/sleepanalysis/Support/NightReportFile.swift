@@ -23,7 +23,7 @@ enum NightReportFile {
         do {
             try Data(NightReportHTML.render(nights).utf8).write(to: URL(fileURLWithPath: path))
         } catch {
-            throw CommandLineError(kind: .failure, message: "cannot write \(path): \(error.localizedDescription)")
+            throw CommandLineError(kind: .outputFailed, message: "cannot write \(path): \(error.localizedDescription)")
         }
     }
 }

@@ -96,6 +96,6 @@ struct ResultStoring {
 
     /// Writes a warning line to standard error.
     static func printWarning(_ text: String) {
-        FileHandle.standardError.write(Data("sleepanalysis: warning: \(text)\n".utf8))
+        CommandRunner.printError("sleepanalysis: warning: \(text)\n")
     }
 }

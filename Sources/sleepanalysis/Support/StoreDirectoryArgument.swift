@@ -62,7 +62,7 @@ enum StoreDirectoryArgument {
     /// - Parameter unreadable: The skipped rows.
     static func warn(skipping unreadable: [UnreadableNight]) {
         for night in unreadable {
-            FileHandle.standardError.write(Data("sleepanalysis: warning: skipped an unreadable \(night)\n".utf8))
+            CommandRunner.printError("sleepanalysis: warning: skipped an unreadable \(night)\n")
         }
     }
 

@@ -57,4 +57,21 @@ final class OutputFailureCommandTests: XCTestCase {
             XCTAssertEqual(run.status, 74, "\(arguments): \(run.standardError)")
         }
     }
+
+    func test_analyzeOutputFiles_thatCannotBeWritten_exit74_andTheNightIsStored() throws {
+        let night = FixturePaths.fixtures.appendingPathComponent("clip_breathing_15bpm.ogg").path
+        for option in ["--hypnogram", "--report"] {
+            let directory = try makeTemporaryDirectory(self)
+            let store = directory.appendingPathComponent("store").path
+            let output = try runCommandLineTool(
+                [
+                    "analyze", night, "--start", "2026-12-01T23:00:00Z", "--quiet", "--store", store,
+                    "--storage", directory.appendingPathComponent("state").path, option, "/dev/full",
+                ], timeout: 60)
+            XCTAssertEqual(output.status, 74, "\(option): \(output.standardError)")
+            XCTAssertTrue(output.standardError.contains("cannot write /dev/full"), output.standardError)
+            let history = try runCommandLineTool(["history", "--store", store, "--format", "json"])
+            XCTAssertTrue(history.standardOutput.contains("sessionId"), "\(option): \(history.standardOutput)")
+        }
+    }
 }

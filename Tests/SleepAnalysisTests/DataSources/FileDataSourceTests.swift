@@ -266,20 +266,24 @@ final class FileDataSourceTests: XCTestCase {
         XCTAssertLessThan(delivered, 16_000 * 4)
     }
 
-    func test_fileSource_rejectsTruncatedWAV_atStart() throws {
+    func test_fileSource_replaysATruncatedWAVForWhatItHolds_andReportsTheHeadersLength() async throws {
         let files = try DataSourceTestFiles()
         let audio = try files.audio("a.wav", sampleRate: 16_000, channelCount: 2, frames: 16_000)
         try files.truncate(audio.url, to: 0.6)
 
-        XCTAssertThrowsError(
-            try FileDataSource(audio: audio.url, accelerometer: nil).start(
-                delivering: RecordingSensorSink())
-        ) { error in
-            guard case .invalidInput(let message) = error as? SleepCycleSdkError else {
-                return XCTFail("unexpected \(error)")
-            }
-            XCTAssertTrue(message.message.contains("truncated"), message.message)
-        }
+        let source = FileDataSource(audio: audio.url, accelerometer: nil)
+        let sink = RecordingSensorSink()
+        try source.start(delivering: sink)
+        await waitForFinish(sink)
+
+        XCTAssertEqual(sink.finishCalls.count, 1)
+        XCTAssertNil(sink.finishCalls.first ?? nil)
+        let delivered = Int64(sink.audioChunks.reduce(0) { $0 + $1.frameCount })
+        XCTAssertLessThan(delivered, 16_000)
+        XCTAssertGreaterThan(delivered, 9_000)
+        let disagreement = try XCTUnwrap(source.audioLengthDisagreement)
+        XCTAssertEqual(disagreement.read, delivered)
+        XCTAssertEqual(disagreement.declared, 16_000, accuracy: 16)
     }
 
     func test_fileSource_finishesWithLineError_forMalformedRowMidFile() async throws {

@@ -48,6 +48,11 @@ final class InputAnswersTests: XCTestCase {
         return result
     }
 
+    /// A quiet room: low noise-like sound (about -60 dBFS), not the flat line of a dead microphone.
+    private func quietRoom(count: Int) -> [Float] {
+        (0..<count).map { Float(0.001 * sin(Double($0) * 0.7) + 0.0005 * sin(Double($0) * 2.3)) }
+    }
+
     /// Writes `samples` as a WAV file at `rate`.
     private func wav(_ name: String, _ samples: [Float], rate: Int, float: Bool = false) throws -> URL {
         let url = directory.url.appendingPathComponent(name)
@@ -146,7 +151,7 @@ final class InputAnswersTests: XCTestCase {
     }
 
     func test_a_row_centuries_away_is_an_error_not_an_endless_night() async throws {
-        let audio = try wav("quiet.wav", [Float](repeating: 0.001, count: 16_000 * 5), rate: 16_000)
+        let audio = try wav("quiet.wav", quietRoom(count: 16_000 * 5), rate: 16_000)
         let csv = try text("far.csv", "timestamp,x,y,z\n0.0,0,0,1\n0.1,0,0,1\n4002-01-01T00:00:00Z,0,0,1\n")
         let began = Date()
         await assertInvalidInput(
@@ -155,7 +160,7 @@ final class InputAnswersTests: XCTestCase {
     }
 
     func test_sensor_readings_outside_the_recording_are_a_warning() async throws {
-        let audio = try wav("quiet.wav", [Float](repeating: 0.001, count: 16_000 * 60), rate: 16_000)
+        let audio = try wav("quiet.wav", quietRoom(count: 16_000 * 60), rate: 16_000)
         let rows = (0..<100).map { String(format: "%.1f,0,0,1", 7_200 + Double($0) * 0.1) }
         let later = try text("later.csv", "timestamp,x,y,z\n" + rows.joined(separator: "\n") + "\n")
         let result = try await analyse(audio, accelerometer: later)
@@ -169,7 +174,7 @@ final class InputAnswersTests: XCTestCase {
 
     func test_implausible_heart_rates_are_left_out_and_counted() async throws {
         // Given: five minutes of a wearable's heart rate every 5 s, three of its readings glitches (0.5, 400, 900 bpm).
-        let audio = try wav("quiet.wav", [Float](repeating: 0.001, count: 16_000 * 300), rate: 16_000)
+        let audio = try wav("quiet.wav", quietRoom(count: 16_000 * 300), rate: 16_000)
         var rows = (0..<60).map { String(format: "%d,%.1f", $0 * 5, 58 + Double($0 % 7)) }
         rows[10] = "50,0.5"
         rows[20] = "100,400"

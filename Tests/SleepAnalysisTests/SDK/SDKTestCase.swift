@@ -30,10 +30,13 @@ class SDKTestCase: XCTestCase {
     }
 
     /// Writes `seconds` of quiet noise with a faint tone to a WAV file at `sampleRate` with `channels` channels.
-    func writeNoiseFile(seconds: Double, sampleRate: Int, channels: Int = 1, name: String = "night.wav") throws -> URL {
+    func writeNoiseFile(
+        seconds: Double, sampleRate: Int, channels: Int = 1, name: String = "night.wav",
+        seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    ) throws -> URL {
         let url = storage.url.appendingPathComponent(name)
         let writer = try AudioFileWriter(url: url, sampleRate: sampleRate, channelCount: channels, format: .wav16)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var state = seed
         let frames = Int(seconds * Double(sampleRate))
         var block: [Float] = []
         block.reserveCapacity(sampleRate * channels)

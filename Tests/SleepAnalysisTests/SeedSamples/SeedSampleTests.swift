@@ -284,8 +284,8 @@ final class SeedSampleTests: SDKTestCase {
         await app.initializeInTask().value
         let resumable = await SleepCycleSdk.isResumePossible()
         XCTAssertTrue(resumable)
-        // The rest of the night comes as a new recording that starts where the first ended.
-        let rest = try writeNoiseFile(seconds: 40, sampleRate: 16_000, name: "night-continued.wav")
+        // The rest of the night comes as a new recording (other sounds) that starts where the first ended.
+        let rest = try writeNoiseFile(seconds: 40, sampleRate: 16_000, name: "night-continued.wav", seed: 7)
         let later = SleepCycleSdk.createFileDataSource(
             audio: rest, accelerometer: nil, startTime: nightStart + 40)
         let resumed = try await SleepCycleSdk.resumeAnalysis(using: later)

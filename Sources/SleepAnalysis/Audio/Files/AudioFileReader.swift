@@ -9,6 +9,12 @@ package final class AudioFileReader {
     /// The lowest sample rate read (Hz): below it there is no breath or snore left to hear, and resampling to the
     /// analysis rate would multiply the samples more than sixteen times.
     package static let minimumSampleRate = 1_000.0
+    /// The highest sample rate read (Hz), checked before anything is allocated for the file.
+    package static let maximumSampleRate = 768_000.0
+    /// The sample rates an analysis takes (Hz): below 4 kHz nothing of a snore or a voice is left, above 384 kHz is
+    /// no microphone. The one rule for every source and command that analyses a night; other rates are refused
+    /// before a session starts.
+    package static let analysableSampleRates = 4_000.0...384_000.0
 
     /// The file being read.
     let url: URL
@@ -16,10 +22,20 @@ package final class AudioFileReader {
     package let sampleRate: Double
     /// Channels per frame.
     package let channelCount: Int
-    /// Frames in the file, as its header says.
-    package let frameCount: Int64
+    /// Frames in the file, as its header says; 0 when the header does not say (a FLAC stream written to a pipe).
+    /// The frames read may differ: see `lengthDisagreement`.
+    package var frameCount: Int64 { declaredFrameCount ?? 0 }
+    /// Frames in the file as its header says, or nil when it does not say.
+    package let declaredFrameCount: Int64?
+    /// After the last frame was read: the header's frame count and the frames the file held, when they differ
+    /// (a header cut short or never finalised, a file cut off); nil before the end and when they agree.
+    package private(set) var lengthDisagreement: (declared: Int64, read: Int64)?
     /// Frames read so far.
     package private(set) var framesRead: Int64 = 0
+    /// Whether `read` digests the samples it returns into `content` (a replay does, to fingerprint its input).
+    package var digestsContent = false
+    /// The digest of the samples read so far (their float bit patterns, interleaved), when `digestsContent`.
+    private(set) var content = ContentDigest()
 
     /// What decodes the file.
     private enum Decoder {
@@ -31,76 +47,96 @@ package final class AudioFileReader {
     }
 
     private let decoder: Decoder
+    /// The FLAC file libsndfile reads through, kept alive as long as the handle.
+    private let flacFile: FLACLengthFreeFile?
 
     /// Opens `url` for reading.
     ///
     /// - Throws: `SleepCycleSdkError.invalidInput` when the file is missing, unreadable, of an unknown format,
-    ///   a truncated WAVE or Ogg Opus file, not a regular file (a FIFO would block), has no frames, more than two
-    ///   channels, or a sample rate below `minimumSampleRate` (`sf_open` or ``OggOpusDecoder`` does the work).
+    ///   a truncated Ogg Opus file, not a regular file (a FIFO would block), has no frames, more than two
+    ///   channels, or a sample rate outside `minimumSampleRate...maximumSampleRate` (`sf_open` or
+    ///   ``OggOpusDecoder`` does the work). A header that gives another length than the audio it holds (a WAVE
+    ///   file cut off, a FLAC header never finalised) is not an error: the audio is read to its real end and
+    ///   `lengthDisagreement` says so.
     package init(url: URL) throws {
         self.url = url
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw SleepCycleSdkError.invalidInput("\(url.path): no such file")
+            throw SleepCycleSdkError.invalidInput("\(MessageText.path(url)): no such file")
         }
         if let kind = RegularFileCheck.specialKind(of: url.path) {
-            throw SleepCycleSdkError.invalidInput("\(url.path): it is \(kind), not a regular audio file")
-        }
-        if let cut = WAVTruncationCheck.truncation(of: url) {
-            throw SleepCycleSdkError.invalidInput(
-                "\(url.path): truncated: the header announces \(cut.declaredBytes) bytes of audio, "
-                    + "\(cut.presentBytes) are present")
+            throw SleepCycleSdkError.invalidInput("\(MessageText.path(url)): it is \(kind), not a regular audio file")
         }
         if let opus = try OggOpusDecoder.open(url) {
             try Self.check(url, sampleRate: opus.sampleRate, channels: opus.channelCount, frames: opus.frameCount)
             decoder = .oggOpus(opus)
+            flacFile = nil
             sampleRate = Double(opus.sampleRate)
             channelCount = opus.channelCount
-            frameCount = opus.frameCount
+            declaredFrameCount = opus.frameCount
             return
         }
         var info = SF_INFO()
-        guard let handle = sf_open(url.path, Int32(SFM_READ), &info) else {
+        // A FLAC file is read to the real end of its audio, whatever its header says.
+        let flac = FLACLengthFreeFile(path: url.path)
+        guard let handle = flac.map({ $0.open(&info) }) ?? sf_open(url.path, Int32(SFM_READ), &info) else {
             let reason = String(cString: sf_strerror(nil))
-            throw SleepCycleSdkError.invalidInput("\(url.path): cannot read audio (\(reason))")
+            throw SleepCycleSdkError.invalidInput("\(MessageText.path(url)): cannot read audio (\(reason))")
+        }
+        let declared: Int64?
+        if let flac {
+            declared = flac.declaredTotalSamples
+        } else if let cut = WAVTruncationCheck.truncation(of: url), cut.presentBytes > 0 {
+            // libsndfile shortens a WAVE file cut off to what is there: the header's count is read here.
+            declared = Int64(Double(cut.declaredBytes) * Double(info.frames) / Double(cut.presentBytes))
+        } else {
+            declared = Int64(info.frames)
         }
         do {
-            try Self.check(url, sampleRate: Int(info.samplerate), channels: Int(info.channels), frames: info.frames)
+            try Self.check(url, sampleRate: Int(info.samplerate), channels: Int(info.channels), frames: declared)
         } catch {
             sf_close(handle)
             throw error
         }
         decoder = .sndfile(handle, isPcm16: info.format & Int32(SF_FORMAT_SUBMASK) == Int32(SF_FORMAT_PCM_16))
+        flacFile = flac
         sampleRate = Double(info.samplerate)
         channelCount = Int(info.channels)
-        frameCount = Int64(info.frames)
+        declaredFrameCount = declared
     }
 
     deinit {
         if case .sndfile(let handle, _) = decoder { sf_close(handle) }
     }
 
-    /// Throws unless the file is mono or stereo, at `minimumSampleRate` or more, and holds frames.
-    private static func check(_ url: URL, sampleRate: Int, channels: Int, frames: Int64) throws {
+    /// Throws unless the file is mono or stereo, between `minimumSampleRate` and `maximumSampleRate`, and holds
+    /// frames (or does not say how many): checked before anything is allocated for the file.
+    private static func check(_ url: URL, sampleRate: Int, channels: Int, frames: Int64?) throws {
         guard sampleRate > 0, channels > 0 else {
-            throw SleepCycleSdkError.invalidInput("\(url.path): zero sample rate or channel count")
+            throw SleepCycleSdkError.invalidInput("\(MessageText.path(url)): zero sample rate or channel count")
+        }
+        guard Double(sampleRate) <= maximumSampleRate else {
+            throw SleepCycleSdkError.invalidInput(
+                "\(MessageText.path(url)): sample rate \(sampleRate) Hz is above \(Int(maximumSampleRate)) Hz: not "
+                    + "a recording (a damaged or forged header)")
         }
         guard channels <= 2 else {
-            throw SleepCycleSdkError.invalidInput("\(url.path): \(channels) channels; mono or stereo expected")
+            throw SleepCycleSdkError.invalidInput(
+                "\(MessageText.path(url)): \(channels) channels; mono or stereo expected")
         }
         guard Double(sampleRate) >= minimumSampleRate else {
             throw SleepCycleSdkError.invalidInput(
-                "\(url.path): sample rate \(sampleRate) Hz is below \(Int(minimumSampleRate)) Hz, the lowest "
+                "\(MessageText.path(url)): sample rate \(sampleRate) Hz is below \(Int(minimumSampleRate)) Hz, the lowest "
                     + "the analysis accepts (16 kHz or more is best)")
         }
-        guard frames > 0 else {
-            throw SleepCycleSdkError.invalidInput("\(url.path): no audio (the file holds 0 frames)")
+        guard frames ?? 1 > 0 else {
+            throw SleepCycleSdkError.invalidInput("\(MessageText.path(url)): no audio (the file holds 0 frames)")
         }
     }
 
     /// Reads up to `maxFrames` frames, interleaved; returns nil at the end of the file.
     ///
-    /// - Throws: `SleepCycleSdkError.invalidInput` when the file is truncated or corrupt (fewer frames than its
-    ///   header announced, or a decoder error from `sf_readf_float` or ``OggOpusDecoder``).
+    /// - Throws: `SleepCycleSdkError.invalidInput` when the file is corrupt (a decoder error from `sf_readf_float`
+    ///   or ``OggOpusDecoder``) or no frame at all could be read.
     package func read(maxFrames: Int) throws -> [Float]? {
         guard maxFrames > 0 else { return nil }
         var got = 0
@@ -117,7 +153,7 @@ package final class AudioFileReader {
                 let errorCode = sf_error(handle)
                 if errorCode != 0 {
                     throw SleepCycleSdkError.invalidInput(
-                        "\(url.path): decoding failed after \(framesRead) frames "
+                        "\(MessageText.path(url)): decoding failed after \(framesRead) frames "
                             + "(\(String(cString: sf_error_number(errorCode))))")
                 }
                 got = Int(count)
@@ -125,13 +161,16 @@ package final class AudioFileReader {
             initialized = max(0, got) * channelCount
         }
         if got <= 0 {
-            if framesRead < frameCount {
-                throw SleepCycleSdkError.invalidInput(
-                    "\(url.path): truncated: \(framesRead) of \(frameCount) frames could be read")
+            if let declared = declaredFrameCount, declared != framesRead {
+                lengthDisagreement = (declared, framesRead)
+            }
+            guard framesRead > 0 else {
+                throw SleepCycleSdkError.invalidInput("\(MessageText.path(url)): no audio (no frame could be read)")
             }
             return nil
         }
         framesRead += Int64(got)
+        if digestsContent { content.update(block) }
         return block
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Replays a recorded night from files: an audio file and/or sensor CSV files.
 ///
@@ -22,7 +23,8 @@ public final class FileDataSource: DataSource {
     public let channelCount: Int
     /// Always true: a replay ends when its input ends.
     public var isFinite: Bool { true }
-    /// The audio file's length in seconds, as its header says, or nil without a readable audio file.
+    /// The audio file's length in seconds, as its header says, or nil without a readable audio file or when the
+    /// header does not say (a FLAC stream written to a pipe). The replay reads to the real end of the audio.
     public let audioDuration: TimeInterval?
     /// The audio file's sample rate (chunks are delivered at it), or nil without a readable audio file.
     public let audioSampleRate: Double?
@@ -54,15 +56,95 @@ public final class FileDataSource: DataSource {
     private let lifecycle = SourceLifecycle()
     private let pacingClock: any MonotonicClock
 
-    /// The start time and each file's name, length and digest.
+    /// What each replay has read of the files so far.
+    private let content = ContentTally()
+    private let lengthDisagreement = Mutex<(declared: Int64, read: Int64)?>(nil)
+
+    /// After the replay read the whole audio file: the frames its header gave and the frames it held, when they
+    /// differ (nil otherwise, and before the end).
+    package var audioLengthDisagreement: (declared: Int64, read: Int64)? {
+        lengthDisagreement.withLock { $0 }
+    }
+
+    /// The start time, the options that change how the files are read, each file's name and what has been read of
+    /// each so far (its length and digest: decoded frames of the audio, bytes of a CSV file).
     public var fingerprint: DataSourceFingerprint? {
-        let files: [(String, URL?)] = [
+        var inputs: [String: String] = [:]
+        for (name, url) in files { inputs[name] = url.lastPathComponent }
+        var options: [String: String] = [:]
+        if let sensorTimeZone { options["sensorTimeZone"] = sensorTimeZone.identifier }
+        if let accelerometerUnit { options["accelerometerUnit"] = accelerometerUnit.rawValue }
+        let contents = content.snapshot.mapValues {
+            DataSourceFingerprint.InputContent(length: $0.length, unit: $0.unit, digest: $0.digest)
+        }
+        return DataSourceFingerprint(
+            kind: "file", startTime: startTime, inputs: inputs, options: options, contents: contents)
+    }
+
+    /// The files by input name.
+    private var files: [(name: String, url: URL)] {
+        let all: [(String, URL?)] = [
             ("audio", audioURL), ("accelerometer", accelerometerURL), ("heartRate", heartRateURL),
             ("activityCounts", activityCountsURL),
         ]
-        var inputs: [String: String] = [:]
-        for (name, url) in files { if let url { inputs[name] = DataSourceFingerprint.identity(of: url) } }
-        return DataSourceFingerprint(kind: "file", startTime: startTime, inputs: inputs)
+        return all.compactMap { name, url in url.map { (name, $0) } }
+    }
+
+    /// What differs between the content journaled (`contents`, of the files then named `names`) and these files:
+    /// one phrase per input whose first `length` frames or bytes are not those journaled; empty when every journaled
+    /// prefix is found again. Reads (and decodes) that much of each file.
+    package func contentDifferences(
+        from contents: [String: DataSourceFingerprint.InputContent], names: [String: String]
+    ) -> [String] {
+        var found: [String] = []
+        for (name, url) in files {
+            guard let journaled = contents[name], journaled.length > 0 else { continue }
+            let was =
+                "the \(name) input was \(DataSourceFingerprint.quoted(names[name] ?? "?")) "
+                + "(its first \(journaled.length) \(journaled.unit) analysed)"
+            let now = "now \(DataSourceFingerprint.quoted(url.lastPathComponent))"
+            switch Self.prefix(of: url, name: name, length: journaled.length) {
+            case .failure(let error):
+                found.append("\(was), \(now) cannot be read (\(error))")
+            case .success(let prefix) where prefix.length < journaled.length:
+                found.append("\(was), \(now) holds only \(prefix.length) \(journaled.unit)")
+            case .success(let prefix) where prefix.digest != journaled.digest:
+                found.append("\(was), \(now) differs within them (other content)")
+            case .success:
+                continue
+            }
+        }
+        return found
+    }
+
+    /// The length (up to `length`) and digest of the start of a file, as a replay digests it.
+    private static func prefix(
+        of url: URL, name: String, length: Int64
+    ) -> Result<(length: Int64, digest: String), SleepCycleSdkError> {
+        do {
+            if name == "audio" {
+                let reader = try AudioFileReader(url: url)
+                reader.digestsContent = true
+                while reader.framesRead < length,
+                    try reader.read(maxFrames: Int(min(16_384, length - reader.framesRead))) != nil
+                {}
+                return .success((reader.framesRead, reader.content.hex))
+            }
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            var digest = ContentDigest()
+            while digest.byteCount < UInt64(length),
+                let block = try handle.read(upToCount: Int(min(1 << 20, UInt64(length) - digest.byteCount))),
+                !block.isEmpty
+            {
+                block.withUnsafeBytes { digest.update($0) }
+            }
+            return .success((Int64(digest.byteCount), digest.hex))
+        } catch let error as SleepCycleSdkError {
+            return .failure(error)
+        } catch {
+            return .failure(.invalidInput("\(MessageText.path(url)): \(error.localizedDescription)"))
+        }
     }
 
     /// Creates a replay of the given files; nothing is opened until `start(delivering:)`, which reports bad input.
@@ -118,7 +200,7 @@ public final class FileDataSource: DataSource {
         self.sensorTimeZone = sensorTimeZone
         let probe = audio.flatMap { try? AudioFileReader(url: $0) }
         self.channelCount = probe?.channelCount ?? 0
-        self.audioDuration = probe.map { Double($0.frameCount) / $0.sampleRate }
+        self.audioDuration = probe.flatMap { probe in probe.declaredFrameCount.map { Double($0) / probe.sampleRate } }
         self.audioSampleRate = probe?.sampleRate
     }
 
@@ -138,6 +220,13 @@ public final class FileDataSource: DataSource {
         let job: FileReplayJob
         do {
             let audio = try audioURL.map { try AudioFileReader(url: $0) }
+            if let audio, !AudioFileReader.analysableSampleRates.contains(audio.sampleRate) {
+                let rates = AudioFileReader.analysableSampleRates
+                throw SleepCycleSdkError.invalidInput(
+                    "\(MessageText.path(audio.url)): sample rate \(Int(audio.sampleRate)) Hz is outside the "
+                        + "\(Int(rates.lowerBound / 1_000)) kHz ... \(Int(rates.upperBound / 1_000)) kHz a night is "
+                        + "analysed at (16 kHz or more is best; 4 to 16 kHz is analysed with a warning)")
+            }
             let sensors: SensorFileStreams
             do {
                 sensors = try SensorFileStreams(
@@ -146,9 +235,12 @@ public final class FileDataSource: DataSource {
             } catch {
                 throw error.sdkError
             }
+            content.reset()
+            lengthDisagreement.withLock { $0 = nil }
             job = FileReplayJob(
                 audio: audio, sensors: sensors, startTime: startTime, pacer: pacer,
-                lifecycle: lifecycle, sink: sink)
+                lifecycle: lifecycle, sink: sink, content: content
+            ) { [weak self] found in self?.lengthDisagreement.withLock { $0 = found } }
         } catch {
             lifecycle.abandonStart()
             throw error

@@ -19,11 +19,17 @@ final class FileReplayJob: @unchecked Sendable {
     private var pacer: ReplayPacer
     private let lifecycle: SourceLifecycle
     private let sink: any SensorDataSink
+    private let content: ContentTally
+    private let reportLength: @Sendable ((declared: Int64, read: Int64)) -> Void
 
     init(
         audio: AudioFileReader?, sensors: SensorFileStreams, startTime: Date, pacer: ReplayPacer,
-        lifecycle: SourceLifecycle, sink: any SensorDataSink
+        lifecycle: SourceLifecycle, sink: any SensorDataSink, content: ContentTally,
+        reportLength: @escaping @Sendable ((declared: Int64, read: Int64)) -> Void
     ) {
+        self.content = content
+        self.reportLength = reportLength
+        audio?.digestsContent = true
         self.audio = audio
         self.sensors = sensors
         self.startTime = startTime
@@ -49,6 +55,7 @@ final class FileReplayJob: @unchecked Sendable {
     }
 
     private func replay() throws {
+        sensors.publishContent(to: content)
         if let audio {
             pacer.begin(at: startTime)
             try replayAudio(audio)
@@ -59,6 +66,7 @@ final class FileReplayJob: @unchecked Sendable {
             let end = windowEnd(containing: next)
             guard pacer.wait(until: end, lifecycle: lifecycle) else { return }
             try sensors.deliverRows(before: end, to: sink)
+            sensors.publishContent(to: content)
         }
     }
 
@@ -68,10 +76,12 @@ final class FileReplayJob: @unchecked Sendable {
         let framesPerChunk = max(1, Int((sampleRate * Self.chunkDuration).rounded()))
         var firstFrameIndex: Int64 = 0
         while let samples = try audio.read(maxFrames: framesPerChunk) {
+            content.publish("audio", length: audio.framesRead, digest: audio.content.hex)
             let frameCount = samples.count / channelCount
             let end = startTime.addingTimeInterval(Double(firstFrameIndex + Int64(frameCount)) / sampleRate)
             guard pacer.wait(until: end, lifecycle: lifecycle) else { return }
             try sensors.deliverRows(before: end, to: sink)
+            sensors.publishContent(to: content)
             guard !lifecycle.isStopRequested else { return }
             sink.deliver(
                 .audio(
@@ -80,6 +90,7 @@ final class FileReplayJob: @unchecked Sendable {
                         firstFrameIndex: firstFrameIndex)))
             firstFrameIndex += Int64(frameCount)
         }
+        if let disagreement = audio.lengthDisagreement { reportLength(disagreement) }
     }
 
     /// The end of the window (on the start time's grid of `chunkDuration`) that holds `time`.

@@ -24,17 +24,29 @@ final class SensorFileStreams {
         accelerometerUnit: AccelerationUnit?, localZone: TimeZone? = nil
     ) throws(CSVError) {
         self.accelerometer = try accelerometer.map { url throws(CSVError) in
-            try AccelerometerCSVReader(url: url, startTime: startTime, unit: accelerometerUnit, localZone: localZone)
+            try AccelerometerCSVReader(
+                url: url, startTime: startTime, unit: accelerometerUnit, localZone: localZone, oneNight: true)
         }
         self.heartRate = try heartRate.map { url throws(CSVError) in
-            try HeartRateCSVReader(url: url, startTime: startTime, localZone: localZone)
+            try HeartRateCSVReader(url: url, startTime: startTime, localZone: localZone, oneNight: true)
         }
         self.activityCounts = try activityCounts.map { url throws(CSVError) in
-            try ActivityCountCSVReader(url: url, startTime: startTime, localZone: localZone)
+            try ActivityCountCSVReader(url: url, startTime: startTime, localZone: localZone, oneNight: true)
         }
         nextAccelerometer = try self.accelerometer?.next()
         nextHeartRate = try self.heartRate?.next()
         nextActivityCount = try self.activityCounts?.next()
+    }
+
+    /// Publishes how many bytes of each file were read and their digest (`FileDataSource.fingerprint`).
+    func publishContent(to tally: ContentTally) {
+        let readers: [(String, ContentDigest?)] = [
+            ("accelerometer", accelerometer?.content), ("heartRate", heartRate?.content),
+            ("activityCounts", activityCounts?.content),
+        ]
+        for case (let name, let content?) in readers {
+            tally.publish(name, length: Int64(content.byteCount), digest: content.hex)
+        }
     }
 
     /// The earliest pending row's time, or nil when every file is exhausted.

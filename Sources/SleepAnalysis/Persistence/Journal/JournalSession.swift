@@ -147,6 +147,9 @@ public enum JournalKind {
     public static let eventsModel = "eventsModel"
     /// The channel separation of a two-sleeper source (a snapshot), so a resumed night separates alike.
     public static let channelSeparation = "channelSeparation"
+    /// What the source had read of its input when the epoch was committed (a snapshot: `DataSourceFingerprint`
+    /// with its `contents`), so a resume proves it continues the same content.
+    public static let inputFingerprint = "inputFingerprint"
     /// An engine's internal state needed to continue seamlessly (a snapshot).
     public static let engineCheckpoint = "engineCheckpoint"
 }

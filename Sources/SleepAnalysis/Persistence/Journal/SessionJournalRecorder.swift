@@ -29,11 +29,18 @@ struct SessionJournalRecorder: SessionRecorder {
     let journal: SessionJournal
     /// Where failures are logged.
     let logger: SDKLogger
+    /// What the source has read of its input so far (nil for sources that do not say), journaled with each epoch.
+    var fingerprint: @Sendable () -> DataSourceFingerprint? = { nil }
 
-    /// Writes `records` and the checkpoint `processedUntil` atomically.
+    /// Writes `records`, the source's fingerprint and the checkpoint `processedUntil` atomically.
     func commit(_ records: [JournaledRecord], sessionId: UUID, processedUntil: Date) {
         do {
-            let entries = try records.map { try $0.entry() }
+            var entries = try records.map { try $0.entry() }
+            if let fingerprint = fingerprint() {
+                entries.append(
+                    try .snapshot(
+                        fingerprint, kind: JournalKind.inputFingerprint, time: Date(timeIntervalSince1970: 0)))
+            }
             let sampleIndex = Int64(processedUntil.timeIntervalSince1970 * Double(AudioBatch.sampleRate))
             try journal.appendBatch(
                 entries, sessionId: sessionId,
@@ -67,6 +74,14 @@ extension RestoredSessionState {
 }
 
 extension SessionJournal {
+    /// The fingerprint of a session's input: the one journaled with its latest epoch, else the one it began with.
+    ///
+    /// - Throws: `SleepCycleSdkError.storageFailure` when the journal cannot be read.
+    func inputFingerprint(of session: JournalSession) throws -> DataSourceFingerprint? {
+        try latest(of: DataSourceFingerprint.self, kind: JournalKind.inputFingerprint, sessionId: session.sessionId)
+            ?? session.inputFingerprint
+    }
+
     /// Records a session that starts.
     ///
     /// - Throws: `SleepCycleSdkError.storageFailure`.

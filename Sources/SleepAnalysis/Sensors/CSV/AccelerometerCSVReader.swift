@@ -14,6 +14,9 @@ package final class AccelerometerCSVReader {
 
     private let rows: SensorCSVReader
 
+    /// The digest of the file's bytes read so far.
+    var content: ContentDigest { rows.content }
+
     /// Opens `url` and reads its header and first row.
     ///
     /// - Parameters:
@@ -21,12 +24,14 @@ package final class AccelerometerCSVReader {
     ///   - startTime: What relative timestamps count from.
     ///   - unit: The unit the caller says the file is in, or nil to take the file's word (else detect it).
     ///   - localZone: The zone of timestamps written without one (nil: they are errors).
+    ///   - oneNight: Whether the rows must form one night (`SensorCSVReader.maximumNightSpan`, `maximumNightGap`).
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header, first row or units statement.
     package init(
-        url: URL, startTime: Date, unit: AccelerationUnit? = nil, localZone: TimeZone? = nil
+        url: URL, startTime: Date, unit: AccelerationUnit? = nil, localZone: TimeZone? = nil, oneNight: Bool = false
     ) throws(CSVError) {
         let columns = ["timestamp", "x", "y", "z"]
-        rows = try SensorCSVReader(url: url, defaultColumns: columns, startTime: startTime, localZone: localZone)
+        rows = try SensorCSVReader(
+            url: url, defaultColumns: columns, startTime: startTime, localZone: localZone, oneNight: oneNight)
         if let stated = try Self.statedUnit(of: rows, callerUnit: unit) {
             unitReport = stated
         } else {

@@ -23,6 +23,11 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
         case unparsableTimestamp(String)
         /// The timestamp is too far from the source's start to belong to the night.
         case timestampOutOfRange(Date, start: Date)
+        /// The row is not part of the same night as the rows before it: `gap` after the previous row (more than
+        /// `SensorCSVReader.maximumNightGap`) or `span` after the night's start (more than `maximumNightSpan`).
+        case notOneNight(gap: TimeInterval?, span: TimeInterval?, previousLine: Int?)
+        /// A local time of the hour skipped when the clocks went forward in `zone`: it never happened.
+        case skippedLocalTime(String, zone: String)
         /// The file has no data row (empty, comments only, or a header only).
         case noDataRows(hasHeader: Bool)
         /// The timestamp is earlier than the previous row's.
@@ -45,8 +50,13 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
 
     /// `path:line: reason`, for logs and users.
     package var description: String {
-        let location = line > 0 ? "\(path) line \(line)" : path
+        let location = line > 0 ? "\(MessageText.escaped(path)) line \(line)" : MessageText.escaped(path)
         return "\(location): \(reasonText)"
+    }
+
+    /// A field's text for a message: at most 80 characters, control characters escaped.
+    private static func shown(_ text: String) -> String {
+        MessageText.escaped(text.count > 80 ? text.prefix(80) + "…" : text)
     }
 
     private var reasonText: String {
@@ -60,13 +70,14 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
         case .wrongColumnCount(let expected, let found):
             return "\(found) columns where \(expected) were expected"
         case .unparsableNumber(let column, let text):
-            return "'\(text)' in column '\(column)' is not a number"
+            return "'\(Self.shown(text))' in column '\(column)' is not a number"
         case .nonFiniteValue(let column, let text):
-            return "'\(text)' in column '\(column)' is not a finite number"
+            return "'\(Self.shown(text))' in column '\(column)' is not a finite number"
         case .valueOutOfRange(let column, let value):
             return "\(value) is out of range for column '\(column)'"
         case .unparsableTimestamp(let text):
-            return "'\(text)' is not a timestamp (seconds, or ISO 8601 with a zone such as 2024-01-31T23:00:00Z; "
+            return
+                "'\(Self.shown(text))' is not a timestamp (seconds, or ISO 8601 with a zone such as 2024-01-31T23:00:00Z; "
                 + "local times need the file's time zone: --timezone on the command line)"
         case .timestampOutOfRange(let timestamp, let start):
             let days = timestamp.timeIntervalSince(start) / 86_400
@@ -74,6 +85,21 @@ package struct CSVError: Error, Hashable, CustomStringConvertible {
             return "timestamp \(timestamp.formatted(.iso8601)) is \(String(format: "%.1f", abs(days))) days \(side) "
                 + "the recording's start \(start.formatted(.iso8601)); rows must lie between 1 day before and 31 days "
                 + "after it (check the start time given, e.g. --start, and the file's timestamps)"
+        case .notOneNight(let gap, let span, let previousLine):
+            let hours = { (seconds: TimeInterval) in String(format: "%.1f", seconds / 3_600) }
+            let why =
+                if let gap {
+                    "it comes \(hours(gap)) hours after the row before it (line \(previousLine ?? 0)), more than the "
+                        + "\(hours(SensorCSVReader.maximumNightGap))-hour gap one night may hold"
+                } else {
+                    "it comes \(hours(span ?? 0)) hours after the night's start, more than the "
+                        + "\(hours(SensorCSVReader.maximumNightSpan)) hours one night may span"
+                }
+            return "not one night: \(why). A recording of several nights: analyse it with --split-nights (each "
+                + "night's rest period on its own); else check the file's timestamps and the start time given"
+        case .skippedLocalTime(let text, let zone):
+            return "'\(Self.shown(text))' never happened in \(zone): the clocks skipped that hour (summer time began); "
+                + "check the file's time zone (--timezone) and its timestamps"
         case .noDataRows(let hasHeader):
             return hasHeader ? "a header but no data row" : "no data row (the file is empty or only comments)"
         case .timestampWentBackwards(let previous, let current):

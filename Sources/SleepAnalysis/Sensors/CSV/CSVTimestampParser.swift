@@ -8,7 +8,9 @@ import Foundation
 /// - ISO 8601 with a zone designator (`ISO8601Syntax.timestamp`): `2024-01-31T23:00:00Z`,
 ///   `2024-01-31 23:00:00.250+01:00`, `…+0100`, years 1970...9999. A date without a zone is a local time in the
 ///   zone the caller gives (`localZone`, the command line's `--timezone`), and rejected without one: it would
-///   silently depend on the machine's time zone.
+///   silently depend on the machine's time zone. Across a clock change a local time of the repeated hour has two
+///   instants (`repeatedLocalTime`, resolved by the reader from the rows' order) and one of the skipped hour none
+///   (`skippedLocalTime`, an error naming the line).
 enum CSVTimestampParser {
     /// Values above this many seconds are Unix epoch times; at or below, offsets from the start time.
     static let absoluteThreshold: Double = 1e9
@@ -21,6 +23,11 @@ enum CSVTimestampParser {
         case nonFinite
         /// Neither a number nor an ISO 8601 date with a zone.
         case unparsable
+        /// A local time in the hour repeated when the clocks went back: both instants (the reader takes the one
+        /// that keeps the rows in order).
+        case repeatedLocalTime(earlier: Date, later: Date)
+        /// A local time in the hour skipped when the clocks went forward: no instant.
+        case skippedLocalTime
     }
 
     /// Parses `text` (already trimmed); relative seconds count from `startTime`; zoneless dates are local times in
@@ -38,11 +45,15 @@ enum CSVTimestampParser {
             if seconds > absoluteThreshold { return .date(Date(timeIntervalSince1970: seconds)) }
             return .date(startTime.addingTimeInterval(seconds))
         }
-        let date =
-            if let localZone { ISO8601DateTimeParser.timestamp(bytes, localZone: localZone) } else {
-                ISO8601DateTimeParser.timestamp(bytes)
+        if let localZone {
+            switch ISO8601DateTimeParser.localReading(bytes, localZone: localZone) {
+            case .instant(let date): return .date(date)
+            case .repeated(let earlier, let later): return .repeatedLocalTime(earlier: earlier, later: later)
+            case .skipped: return .skippedLocalTime
+            case nil: return .unparsable
             }
-        if let date { return .date(date) }
+        }
+        if let date = ISO8601DateTimeParser.timestamp(bytes) { return .date(date) }
         return .unparsable
     }
 }

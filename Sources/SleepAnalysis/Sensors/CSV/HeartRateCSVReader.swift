@@ -4,12 +4,17 @@ import Foundation
 package final class HeartRateCSVReader {
     private let rows: SensorCSVReader
 
-    /// Opens `url` and reads its header and first row.
+    /// The digest of the file's bytes read so far.
+    var content: ContentDigest { rows.content }
+
+    /// Opens `url` and reads its header and first row; with `oneNight`, its rows must form one night
+    /// (`SensorCSVReader.maximumNightSpan`, `maximumNightGap`).
     ///
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header or first row.
-    package init(url: URL, startTime: Date, localZone: TimeZone? = nil) throws(CSVError) {
+    package init(url: URL, startTime: Date, localZone: TimeZone? = nil, oneNight: Bool = false) throws(CSVError) {
         rows = try SensorCSVReader(
-            url: url, defaultColumns: ["timestamp", "bpm"], startTime: startTime, localZone: localZone)
+            url: url, defaultColumns: ["timestamp", "bpm"], startTime: startTime, localZone: localZone,
+            oneNight: oneNight)
     }
 
     /// Returns the next reading, or nil at the end of the file.

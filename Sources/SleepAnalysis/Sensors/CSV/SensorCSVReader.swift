@@ -36,9 +36,20 @@ final class SensorCSVReader {
     private(set) var headerLine: Int?
     /// Comments before the first data row.
     private(set) var preambleComments: [Comment] = []
+    /// The digest of the file's bytes read so far (`ContentDigest.byteCount` of them).
+    var content: ContentDigest { lines.content }
+
+    /// The longest a night's rows may span, from the night's start (or its first row, when earlier): 24 hours.
+    static let maximumNightSpan: TimeInterval = 24 * 3_600
+    /// The longest gap between consecutive rows of one night: 4 hours.
+    static let maximumNightGap: TimeInterval = 4 * 3_600
 
     private let lines: CSVLineReader
     private let startTime: Date
+    /// Whether the rows must form one night (`maximumNightSpan`, `maximumNightGap`).
+    private let oneNight: Bool
+    private var nightOrigin: Date?
+    private var previousLine = 0
     private let localZone: TimeZone?
     private var pendingRow: Row?
     private var previousTimestamp: Date?
@@ -51,10 +62,15 @@ final class SensorCSVReader {
     ///   - defaultColumns: The expected column names, timestamp first, then one to four value columns.
     ///   - startTime: What relative timestamps count from.
     ///   - localZone: The zone of timestamps written without one (nil: they are errors).
+    ///   - oneNight: Whether the rows must form one night: a row more than `maximumNightSpan` after the start (or
+    ///     the first row, when earlier) or `maximumNightGap` after the row before it is an error.
     /// - Throws: `CSVError` for a missing or unreadable file, a bad header, a bad first row or no data row.
-    init(url: URL, defaultColumns: [String], startTime: Date, localZone: TimeZone? = nil) throws(CSVError) {
+    init(
+        url: URL, defaultColumns: [String], startTime: Date, localZone: TimeZone? = nil, oneNight: Bool = false
+    ) throws(CSVError) {
         precondition((2...5).contains(defaultColumns.count), "a timestamp and one to four value columns")
         lines = try CSVLineReader(url: url)
+        self.oneNight = oneNight
         columnNames = defaultColumns
         self.startTime = startTime
         self.localZone = localZone
@@ -132,6 +148,13 @@ final class SensorCSVReader {
                 reason: .nonFiniteValue(column: columnNames[0], text: try text(bytes, fields[0])))
         case .unparsable:
             throw CSVError(path: path, line: number, reason: .unparsableTimestamp(try text(bytes, fields[0])))
+        case .repeatedLocalTime(let earlier, let later):
+            // The hour the clocks went back through comes twice: a row earlier than the one before it is the second.
+            timestamp = previousTimestamp.map { earlier < $0 } ?? false ? later : earlier
+        case .skippedLocalTime:
+            throw CSVError(
+                path: path, line: number,
+                reason: .skippedLocalTime(try text(bytes, fields[0]), zone: localZone?.identifier ?? "?"))
         }
         guard Self.plausibleSpan(around: startTime).contains(timestamp) else {
             throw CSVError(path: path, line: number, reason: .timestampOutOfRange(timestamp, start: startTime))
@@ -141,6 +164,7 @@ final class SensorCSVReader {
                 path: path, line: number,
                 reason: .timestampWentBackwards(previous: previousTimestamp, current: timestamp))
         }
+        if oneNight { try checkOneNight(timestamp, line: number) }
 
         var values = SIMD4<Double>()
         for index in 1..<fields.count {
@@ -157,7 +181,25 @@ final class SensorCSVReader {
             values[index - 1] = value
         }
         previousTimestamp = timestamp
+        previousLine = number
         return Row(line: number, timestamp: timestamp, values: values)
+    }
+
+    /// Throws unless the row at `timestamp` belongs to the same night as the rows before it.
+    private func checkOneNight(_ timestamp: Date, line: Int) throws(CSVError) {
+        let origin = nightOrigin ?? min(startTime, timestamp)
+        nightOrigin = origin
+        if let previousTimestamp, timestamp.timeIntervalSince(previousTimestamp) > Self.maximumNightGap {
+            throw CSVError(
+                path: path, line: line,
+                reason: .notOneNight(
+                    gap: timestamp.timeIntervalSince(previousTimestamp), span: nil, previousLine: previousLine))
+        }
+        if timestamp.timeIntervalSince(origin) > Self.maximumNightSpan {
+            throw CSVError(
+                path: path, line: line,
+                reason: .notOneNight(gap: nil, span: timestamp.timeIntervalSince(origin), previousLine: nil))
+        }
     }
 
     /// The times a row may carry: from a day before the source's start to 31 days after it (multi-day actigraphy
