@@ -79,6 +79,26 @@ final class ListenerDeliveryTests: SDKTestCase {
         await analyzer.deinitialize()
     }
 
+    func test_a_listener_that_stops_a_source_which_finishes_at_once_does_not_wait_for_itself() async throws {
+        let analyzer = try await makeAnalyzer()
+        // A source whose `stop()` finishes the sink on the calling thread, stopped by a listener: the finish then
+        // runs on the analysis thread, which must not wait for itself to analyse what came before.
+        let source = SynchronouslyFinishingSource(startTime: start, seconds: seconds)
+        let stopper = SourceStoppingListener(source: source, after: 10)
+        try await analyzer.startAnalysis(config: SleepAnalysisConfig(), using: source, eventListeners: [stopper])
+
+        let result = try await withTimeout(seconds: 60) {
+            await source.waitUntilFinished()
+            return try await analyzer.stopAnalysis()
+        }
+
+        let covered = result.endTime.timeIntervalSince(start)
+        XCTAssertGreaterThanOrEqual(covered, 10)
+        XCTAssertLessThan(covered, seconds, "stopped before the end of the source")
+        XCTAssertEqual(stopper.samples, Int((covered * 16_000).rounded()), "every batch the result covers")
+        await analyzer.deinitialize()
+    }
+
     // MARK: - Helpers
 
     /// An analyzer of its own in the test's storage, under a licence without features.
@@ -91,23 +111,116 @@ final class ListenerDeliveryTests: SDKTestCase {
         return analyzer
     }
 
-    /// `body`'s value, or a failure after `seconds` (a hang fails the test instead of hanging CI).
+    /// `body`'s value, or a failure after `seconds`: a hang fails the test instead of hanging CI (the hung task
+    /// is left behind, not awaited, as a task group would).
     private func withTimeout<T: Sendable>(
         seconds: Double, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
+        let pending = Mutex<CheckedContinuation<T, any Error>?>(nil)
+        let settle = { @Sendable (outcome: Result<T, any Error>) in
+            pending.withLock { continuation in
+                continuation?.resume(with: outcome)
+                continuation = nil
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                XCTFail("timed out after \(seconds) s: a deadlock")
-                throw CancellationError()
-            }
-            return value
         }
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.withLock { $0 = continuation }
+            Task {
+                do { settle(.success(try await body())) } catch { settle(.failure(error)) }
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                settle(.failure(TimedOut(seconds: seconds)))
+            }
+        }
+    }
+}
+
+/// A wait that did not end: a deadlock.
+private struct TimedOut: Error, CustomStringConvertible {
+    let seconds: Double
+    var description: String { "timed out after \(seconds) s: a deadlock" }
+}
+
+/// A finite mono 16-kHz source of half-second chunks of a quiet tone, delivered from a thread of its own as fast
+/// as they are taken, whose `stop()` finishes the sink at once on the thread that calls it.
+private final class SynchronouslyFinishingSource: DataSource, @unchecked Sendable {
+    let startTime: Date
+    let channelCount = 1
+    let isFinite = true
+    private let seconds: Double
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var sink: (any SensorDataSink)?
+    private var finished = false
+
+    init(startTime: Date, seconds: Double) {
+        self.startTime = startTime
+        self.seconds = seconds
+    }
+
+    func start(delivering sink: any SensorDataSink) throws {
+        lock.withLock { self.sink = sink }
+        let chunks = Int(seconds * 2)
+        let thread = Thread {
+            for index in 0..<chunks {
+                guard let sink = self.lock.withLock({ self.finished ? nil : self.sink }) else { return }
+                let samples = (0..<8_000).map {
+                    Float(0.02 * sin(2 * Double.pi * 440 * Double(index * 8_000 + $0) / 16_000))
+                }
+                sink.deliver(
+                    .audio(
+                        AudioChunk(
+                            samples: samples, channelCount: 1, sampleRate: 16_000, firstFrameIndex: Int64(index * 8_000)
+                        )))
+            }
+            self.finishOnce()
+        }
+        thread.start()
+    }
+
+    func stop() { finishOnce() }
+
+    func waitUntilFinished() async {
+        while !lock.withLock({ finished }) { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    /// Finishes the sink on the calling thread, once.
+    private func finishOnce() {
+        let sink = lock.withLock { () -> (any SensorDataSink)? in
+            guard !finished else { return nil }
+            defer { self.sink = nil }
+            return self.sink
+        }
+        sink?.finish(error: nil)
+        lock.withLock { finished = true }
+    }
+}
+
+/// Counts samples and, once `after` seconds of audio arrived, stops the source from within its callback.
+private final class SourceStoppingListener: AudioEventListener, Sendable {
+    private let received = Mutex(0)
+    private let source: any DataSource
+    private let threshold: Int
+
+    init(source: any DataSource, after seconds: Int) {
+        self.source = source
+        threshold = seconds * 16_000
+    }
+
+    /// The samples received so far.
+    var samples: Int { received.withLock { $0 } }
+
+    func onAudioAnalysisBatchCompleted(
+        sessionId: UUID, audioSamples: [Float], audioSampleRate: Int, audioStartTime: Date, audioEndTime: Date,
+        audioProbability: [EventType: Float], eventsStarted: [EventStartedInfo], eventsEnded: [EventEndedInfo],
+        dbSpl: [Float]
+    ) {
+        let reached = received.withLock { count -> Bool in
+            count += audioSamples.count
+            return count >= threshold
+        }
+        if reached { source.stop() }
     }
 }
 
