@@ -102,13 +102,15 @@ public struct ResultConfidence: Sendable, Hashable, Codable {
     ) -> Range {
         let z = 1.6449  // the normal distribution's 95th percentile: a two-sided 90 % range
         var expected = 0.0, variance = 0.0, total = 0.0
+        // Summed in one fixed order: a set's order differs between instances, and so would the last digits.
+        let counted = SleepStage.allCases.filter(stages.contains)
         var start = 0
         while start < predictions.count {
             let block = predictions[start..<min(start + blockEpochs, predictions.count)]
             var deviation = 0.0
             for epoch in block {
                 let minutes = epoch.interval.duration / 60
-                let p = min(max(stages.reduce(0) { $0 + epoch.probabilities[$1] }, 0), 1)
+                let p = min(max(counted.reduce(0) { $0 + epoch.probabilities[$1] }, 0), 1)
                 expected += minutes * p
                 deviation += minutes * (p * (1 - p)).squareRoot()
                 total += minutes

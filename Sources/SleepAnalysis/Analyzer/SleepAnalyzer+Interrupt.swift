@@ -5,7 +5,8 @@ extension SleepAnalyzer {
 
     /// Interrupts the running analysis (the user pressed Ctrl-C): stops the data source and returns what each
     /// active session analysed so far, but leaves the sessions open in the journal, so that `resumeAnalysis(using:)`
-    /// continues them later, in this process or the next, and the final result covers the whole night.
+    /// continues them later, in this process or the next, and the final result covers the whole night. Once it
+    /// returns, the listeners have received every batch the results cover, and they receive no more.
     ///
     /// - Returns: Each active session's result so far, by channel.
     /// - Throws: `.notInitialized`, `.analysisNotActive` when no session runs.

@@ -9,6 +9,12 @@ extension SleepAnalyzer {
     /// the caller hands over and does not touch again, or one that is `Sendable` (a final class whose state is in
     /// a `Mutex`, an actor-free value). A non-`Sendable` listener the caller keeps using is rejected.
     ///
+    /// No batch is lost on its way to them: once the source's `waitUntilFinished()` returns, every batch of its
+    /// input has been analysed and handed to every listener, and once `stopAnalysis` returns, every batch its result
+    /// covers has been, and none comes later. A listener may start a call into the analyzer from its callback (in
+    /// a `Task`, returning at once) but must not block the analysis thread waiting for one: the call needs that
+    /// thread.
+    ///
     /// A task cancelled before or during the call gets `CancellationError`, and nothing is left running: no
     /// source, thread or journaled session.
     ///
@@ -43,6 +49,8 @@ extension SleepAnalyzer {
     /// source stops, the sessions stay open in the journal) and `resumeAnalysis(using:eventListeners:)` continues
     /// the night later.
     ///
+    /// Once it returns, the listeners have received every batch the result covers, and they receive no more.
+    ///
     /// - Parameter at: The session's end; nil means now for live capture and the end of the input for a
     ///   recording (call `waitUntilFinished()` on the source first to get the whole night).
     /// - Returns: The session's result, from its start to its end.
@@ -59,7 +67,8 @@ extension SleepAnalyzer {
     /// Stops the session `sessionId` and returns its result.
     ///
     /// As for `stopAnalysis(at:)`, a result always holds data and a cancelled call returns none: it throws
-    /// `CancellationError` and leaves every session of the source interrupted and resumable.
+    /// `CancellationError` and leaves every session of the source interrupted and resumable. Once it returns, the
+    /// session's listeners have received every batch the result covers, and they receive no more.
     ///
     /// - Parameter sessionId: The identifier `startAnalysis` or `startMultiChannelAnalysis` returned.
     /// - Returns: The session's result, from its start to the latest analysed time.

@@ -28,7 +28,9 @@ public enum SensorData: Sendable {
 public protocol SensorDataSink: AnyObject, Sendable {
     /// Takes the next piece of data.
     func deliver(_ data: SensorData)
-    /// The source ended: `error` is nil at the end of its input, or says why it failed.
+    /// The source ended: `error` is nil at the end of its input, or says why it failed. The analysis's sink
+    /// returns once it has analysed everything delivered before (and called the listeners with it), so a source
+    /// that reports itself finished after this call tells its waiters that nothing is left in flight.
     func finish(error: SleepCycleSdkError?)
 }
 

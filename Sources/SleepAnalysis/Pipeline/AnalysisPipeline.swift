@@ -1,15 +1,23 @@
 import Foundation
+import Synchronization
 
 /// The analysis of one running data source: source → resampling and batching → front end → sessions' engines.
 ///
 /// Everything happens on one thread of the pipeline's own, fed through a bounded queue, so data and commands
 /// (start or stop a session, update the alarm) are handled in one order: a replayed night gives the same results
 /// at any pace, and the same as live. The actor talks to it through `perform`.
+///
+/// Nothing delivered is left behind unannounced: the source's `finish(error:)` returns (and so its
+/// `waitUntilFinished()`) only once this thread has analysed everything the source delivered before it and called
+/// the listeners with it; a `perform` runs after everything queued before it, so a session stopped there has had
+/// every batch it covers handed to its listeners.
 final class AnalysisPipeline: Sendable {
     /// A message for the pipeline thread.
     enum Message: Sendable {
         case data(SensorData)
-        case sourceFinished(SleepCycleSdkError?)
+        /// The source ended, with its error if any; `analysed` is signalled once everything before it is analysed
+        /// and delivered (nil when nobody waits for that).
+        case sourceFinished(SleepCycleSdkError?, analysed: CompletionSignal?)
         case perform(@Sendable (Core) -> Void)
 
         /// Samples a message's place in the queue stands for: audio by its sample count in half-seconds of
@@ -25,6 +33,9 @@ final class AnalysisPipeline: Sendable {
     /// Sixteen seconds of 16-kHz mono audio (32 half-second chunks), three of 44.1-kHz stereo: the same samples.
     private let queue = BoundedQueue<Message>(capacity: 32, weight: Message.queueWeight)
     private let finished = CompletionSignal()
+    /// The pipeline thread's identity, once it runs: the source's finish must not wait for the pipeline on the
+    /// pipeline thread itself (a listener that stops a source which finishes at once).
+    private let threadIdentity = ThreadIdentity()
 
     /// Creates the pipeline of `source` and starts its thread (the source starts with `startSource()`).
     init(
@@ -35,7 +46,9 @@ final class AnalysisPipeline: Sendable {
         let core = try Core(source: source, layout: layout, logger: logger, clock: clock, stereo: stereo)
         let queue = self.queue
         let finished = self.finished
+        let threadIdentity = self.threadIdentity
         let thread = Thread {
+            threadIdentity.recordCurrent()
             LibraryThreads.run(as: .pipeline) { core.run(queue: queue) }
             finished.signal()
         }
@@ -48,7 +61,7 @@ final class AnalysisPipeline: Sendable {
     ///
     /// - Throws: the source's error when it cannot start.
     func startSource() throws {
-        try source.start(delivering: Sink(queue: queue))
+        try source.start(delivering: Sink(queue: queue, threadIdentity: threadIdentity))
     }
 
     /// Runs `body` on the pipeline thread, after everything queued before it, and returns its value.
@@ -74,9 +87,34 @@ final class AnalysisPipeline: Sendable {
     /// Feeds the queue from the source's thread; blocks it while the queue is full.
     private final class Sink: SensorDataSink {
         let queue: BoundedQueue<Message>
-        init(queue: BoundedQueue<Message>) { self.queue = queue }
+        let threadIdentity: ThreadIdentity
+        init(queue: BoundedQueue<Message>, threadIdentity: ThreadIdentity) {
+            self.queue = queue
+            self.threadIdentity = threadIdentity
+        }
         func deliver(_ data: SensorData) { queue.put(.data(data)) }
-        func finish(error: SleepCycleSdkError?) { queue.put(.sourceFinished(error)) }
+
+        /// Queues the end and waits until the pipeline thread has analysed everything before it and called the
+        /// listeners with it (the sources report themselves finished after this returns, so a caller of their
+        /// `waitUntilFinished()` finds every batch delivered). The wait cannot hang: the thread drains whatever the
+        /// queue accepted, even after it is closed; a queue already closed accepts nothing and nothing is waited
+        /// for; and on the pipeline thread itself it is skipped.
+        func finish(error: SleepCycleSdkError?) {
+            let analysed = threadIdentity.isCurrent ? nil : CompletionSignal()
+            guard queue.put(.sourceFinished(error, analysed: analysed)), let analysed else { return }
+            analysed.waitBlocking()
+        }
+    }
+
+    /// Which thread the pipeline thread is, once it runs.
+    private final class ThreadIdentity: Sendable {
+        private let identity = Mutex<pthread_t?>(nil)
+        /// Records the calling thread as the pipeline thread.
+        func recordCurrent() { identity.withLock { $0 = pthread_self() } }
+        /// Whether the calling thread is the pipeline thread.
+        var isCurrent: Bool {
+            identity.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        }
     }
 
     /// The pipeline's state, confined to its thread.
@@ -207,11 +245,12 @@ final class AnalysisPipeline: Sendable {
             switch message {
             case .perform(let body):
                 body(self)
-            case .sourceFinished(let error):
+            case .sourceFinished(let error, let analysed):
                 flushAudio()
                 sourceEnded = true
                 sourceError = error
                 if let error { logger.error("data source ended with an error: \(error)") }
+                analysed?.signal()
             case .data(let data):
                 guard inputError == nil else { return }
                 do {
@@ -328,6 +367,9 @@ final class CompletionSignal: Sendable {
 
     /// Marks the work done.
     func signal() { state.close() }
+
+    /// Blocks the calling thread (a thread of its own, never the cooperative pool) until `signal()` was called.
+    func waitBlocking() { _ = state.take() }
 
     /// Waits until `signal()` was called, without blocking the cooperative pool.
     func wait() async {

@@ -10,7 +10,7 @@ extension SleepCycleSdk {
     ///   - at: The session's start; nil means the source's first sample for a recording, now for live capture.
     ///   - using: The data source; nil means live capture from the default ALSA device.
     ///   - eventListeners: Listeners that receive every analysed audio batch, on the analysis thread (`sending`:
-    ///     handed over, or `Sendable`).
+    ///     handed over, or `Sendable`); all of a recording's once its `waitUntilFinished()` returns.
     ///   - smartAlarmConfig: A smart alarm for the session (needs the `smartAlarm` feature).
     /// - Returns: The session's identifier.
     /// - Throws: `.notInitialized`, `.analysisAlreadyRunning`, `.featureNotEnabled`, `.invalidConfiguration`,
@@ -28,7 +28,8 @@ extension SleepCycleSdk {
     /// Stops the one-sleeper session (or the primary session of a stereo source) and returns its result.
     ///
     /// A cancelled call returns no result: it throws `CancellationError` and leaves the night interrupted and
-    /// resumable (`SleepAnalyzer.stopAnalysis(at:)`).
+    /// resumable (`SleepAnalyzer.stopAnalysis(at:)`). Once it returns, the listeners have received every batch the
+    /// result covers, and they receive no more.
     ///
     /// - Parameter at: The session's end; nil means now for live capture and the end of the input for a recording.
     /// - Returns: The session's result, from its start to its end.

@@ -19,7 +19,11 @@ final class SoundLevelCalibrationTests: SDKTestCase {
                 config: SleepAnalysisConfig(soundLevelCalibration: calibration), using: source,
                 eventListeners: [collector])
             await source.waitUntilFinished()
-            return (collector.timeline, try await SleepCycleSdk.stopAnalysis())
+            // Every batch of the replay has reached the collector once its wait returns; the stop adds none.
+            let timeline = collector.timeline
+            let result = try await SleepCycleSdk.stopAnalysis()
+            XCTAssertEqual(collector.timeline.minutes.map(\.frameCount), timeline.minutes.map(\.frameCount))
+            return (timeline, result)
         }
         let (relative, plain) = try await analyse(nil)
         let (calibrated, shifted) = try await analyse(LevelCalibration(microphoneSensitivityDbfs: -6))  // +100 dB
@@ -29,9 +33,9 @@ final class SoundLevelCalibrationTests: SDKTestCase {
         XCTAssertEqual(calibrated.calibration?.offsetDb, 100)
         XCTAssertEqual(relative.minutes.count, 3, "2.5 minutes of audio over three clock minutes")
         XCTAssertEqual(relative.minutes.map(\.start), calibrated.minutes.map(\.start))
-        // The two whole minutes (the last one's count depends on how many of the last batches reached the
-        // listener before the session stopped).
-        for (standard, given) in zip(relative.minutes, calibrated.minutes).prefix(2) {
+        // Every 10-ms frame of the 150 s, the last half minute's included.
+        XCTAssertEqual(relative.minutes.map(\.frameCount), [6_000, 6_000, 3_000])
+        for (standard, given) in zip(relative.minutes, calibrated.minutes) {
             XCTAssertEqual(given.frameCount, standard.frameCount)
             XCTAssertEqual(given.leq - standard.leq, -20, accuracy: 1e-3, "120 dB by default, 100 given")
         }

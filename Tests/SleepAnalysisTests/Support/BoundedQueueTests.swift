@@ -111,6 +111,6 @@ final class BoundedQueueTests: XCTestCase {
         XCTAssertEqual(AnalysisPipeline.Message.queueWeight(.data(.audio(stereo))), 5)
         XCTAssertEqual(AnalysisPipeline.Message.queueWeight(.data(.audio(mono))), 1)
         XCTAssertEqual(AnalysisPipeline.Message.queueWeight(.data(.audio(tiny))), 1)
-        XCTAssertEqual(AnalysisPipeline.Message.queueWeight(.sourceFinished(nil)), 1)
+        XCTAssertEqual(AnalysisPipeline.Message.queueWeight(.sourceFinished(nil, analysed: nil)), 1)
     }
 }

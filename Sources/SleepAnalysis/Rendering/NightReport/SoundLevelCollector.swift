@@ -5,8 +5,8 @@ import Synchronization
 /// of every analysed frame as one Leq per clock minute, for the night report's sound-level chart. Nothing is
 /// measured twice: these are the levels the analysis computes anyway.
 public final class SoundLevelCollector: AudioEventListener, Sendable {
-    /// Energy sums and frame counts by clock minute: written on the analysis thread, read after the session
-    /// stopped.
+    /// Energy sums and frame counts by clock minute: written on the analysis thread, read once the recording's
+    /// `waitUntilFinished()` returned or the session stopped (every frame is in by then).
     private let energies = Mutex<[Int: (sum: Double, count: Int)]>([:])
 
     /// The calibration of the session's levels (`SleepAnalysisConfig.soundLevelCalibration`); nil when they are
