@@ -35,7 +35,9 @@ extension NightServiceCore {
         }
         var router = HTTPRouter(routes + configuration.additionalRoutes) { [logger] error, request in
             logger.error("\(request.method.rawValue) \(request.path): \(error)")
-            if let error = error as? FleetDatabaseError, error.isTransient {
+            // An outage, or a database that refuses the service's login (dropped, or its role changed): the
+            // client's request was fine and may be sent again later.
+            if let error = error as? FleetDatabaseError, error.isTransient || error.kind == .authentication {
                 return NightServiceDocuments.failure(503, "unavailable", "the database is unavailable").response
             }
             return NightServiceDocuments.failure(500, "internal", "internal error").response
