@@ -261,7 +261,8 @@ def night_service_seeds():
     write("night-service", "bad_unknown_path.txt", "GET /v1/sessions\n")
     write("night-service", "bad_escape.txt", "GET /v1/users/%zz/nights\n")
     write("night-service", "bad_not_audio.bin", f"PUT {session}/audio/0\nRIFF....WAVEfmt ")
-    write("night-service", "bad_truncated_wav.bin", f"PUT {session}/audio/1\n".encode() + chunk[:60])
+    # A WAV cut off after 16 bytes of data: taken, and read for what it holds (with a warning).
+    write("night-service", "truncated_wav.bin", f"PUT {session}/audio/1\n".encode() + chunk[:60])
     write("night-service", "bad_csv_nul.bin", f"PUT {session}/heart-rate/0\n".encode() + b"0,6\x001\n")
 
 

@@ -49,23 +49,7 @@ public enum NightReportHTML {
     /// - Returns: A complete HTML5 document.
     public static func render(_ nights: [Night]) -> String {
         let title = NightReportPage.title(nights)
-        var html = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-            <title>\(HTMLEscaping.escape(title)) – SleepAnalysis</title>
-            <style>
-            \(NightReportStyle.css)
-            </style>
-            </head>
-            <body>
-            <main>
-            <h1>\(HTMLEscaping.escape(title))</h1>
-
-            """
+        var html = ReportDocument.start(title: title)
         for night in nights {
             let several = nights.count > 1
             let context = NightReportContext(
@@ -77,8 +61,7 @@ public enum NightReportHTML {
             let body = NightReportPage.header(context, heading: heading) + NightReportCards.html(context)
             html += several ? "<article class=\"night\">\n\(body)</article>\n" : body
         }
-        html += "</main>\n<footer class=\"note\">Written by SleepAnalysis; everything on this page is in this file."
-        return html + "</footer>\n</body>\n</html>\n"
+        return html + ReportDocument.end
     }
 
     /// `primary-`: a night's title as the start of its section ids (letters and digits kept, the rest `-`).

@@ -22,26 +22,10 @@ public enum NightTrendsHTML {
     /// - Returns: A complete HTML5 document.
     public static func render(_ trends: NightTrends, title: String? = nil) -> String {
         let heading = title ?? "Sleep over \(ReportText.count(trends.nights.count, "night"))"
-        var html = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-            <title>\(HTMLEscaping.escape(heading)) – SleepAnalysis</title>
-            <style>
-            \(NightReportStyle.css)
-            </style>
-            </head>
-            <body>
-            <main>
-            <h1>\(HTMLEscaping.escape(heading))</h1>
-
-            """
+        var html = ReportDocument.start(title: heading)
         guard let first = trends.nights.first, let last = trends.lastNight else {
             html += "<p>No nights in this range.</p>\n"
-            return html + footer
+            return html + ReportDocument.end
         }
         let zone = last.timeZone
         html += "<header id=\"summary\" class=\"night-header\"><p>"
@@ -66,12 +50,8 @@ public enum NightTrendsHTML {
             html += section(metric.id, metric.title, body)
         }
         html += section("nights", "Every night", nightsTable(trends))
-        return html + footer
+        return html + ReportDocument.end
     }
-
-    private static let footer =
-        "</main>\n<footer class=\"note\">Written by SleepAnalysis; everything on this page is in this file.</footer>\n"
-        + "</body>\n</html>\n"
 
     private static func lastNight(_ trends: NightTrends, _ last: NightTrends.Night) -> String {
         let earlier = min(trends.nights.count - 1, NightTrends.baselineNights)
