@@ -69,21 +69,23 @@ final class ReplayPacingTests: XCTestCase {
         }
     }
 
-    /// Rows a month apart at a thousandth of real time: 2.6e18 ns of waiting, passed on the injected clock (a
-    /// row centuries away is refused by the CSV reader; the deadline arithmetic saturates, see below).
-    func test_slowestSpeed_overAMonthOfRows_waitsOnTheInjectedClock() async throws {
+    /// The longest span one night may hold (rows every 3 hours for 24 hours; a longer span or gap is not one night)
+    /// at a thousandth of real time: 8.6e16 ns of waiting, passed on the injected clock (a row centuries away is
+    /// refused by the CSV reader; the deadline arithmetic saturates, see below).
+    func test_slowestSpeed_overADayOfRows_waitsOnTheInjectedClock() async throws {
         let files = try DataSourceTestFiles()
         let start = Date(timeIntervalSince1970: 1_796_000_000)
-        let accelerometer = try files.text("acc.csv", "timestamp,x,y,z\n0,0,0,1\n2592000,0,0,1\n")
+        let rows = stride(from: 0, through: 86_400, by: 10_800).map { "\($0),0,0,1\n" }.joined()
+        let accelerometer = try files.text("acc.csv", "timestamp,x,y,z\n" + rows)
         let clock = ManualMonotonicClock()
 
         let sink = try await replay(
             FileDataSource(
                 audio: nil, accelerometer: accelerometer, startTime: start, pace: .speed(0.001), pacingClock: clock))
 
-        XCTAssertEqual(sink.accelerometerSamples.count, 2)
+        XCTAssertEqual(sink.accelerometerSamples.count, 9)
         XCTAssertNil(sink.finishCalls.first ?? nil)
-        XCTAssertEqual(Double(clock.uptimeNanoseconds), 2_592_000 / 0.001 * 1e9, accuracy: 1e12)
+        XCTAssertEqual(Double(clock.uptimeNanoseconds), 86_400 / 0.001 * 1e9, accuracy: 1e12)
     }
 
     func test_deadline_saturates_and_never_traps() {
