@@ -88,12 +88,22 @@ def audio_seeds():
     write("audio", "unfinalised_header.wav", open_ended[:40] + struct.pack("<I", 0xFFFFFFFF) + open_ended[44:])
     # A WAVE file cut off is read for what it holds (the header's length is a warning in a replay's result).
     write("audio", "truncated_data.wav", open_ended[:40] + struct.pack("<I", 4096) + open_ended[44:])
+    # Headers that under-state the audio (read to its real end): a WAVE data size of 16 bytes followed by the
+    # rest of the audio and a LIST chunk (metadata, not sound), one never finalised (size 0), an AIFF whose SSND
+    # chunk and an AU whose data size say less than the file holds.
+    listed = wav([(b"fmt ", fmt(1, 1, 16000, 16)), (b"data", pcm16), (b"LIST", b"INFOINAM\x05\0\0\0night\0")])
+    write("audio", "understated_with_list.wav", listed[:40] + struct.pack("<I", 16) + listed[44:])
+    write("audio", "never_finalised.wav", open_ended[:40] + struct.pack("<I", 0) + open_ended[44:])
+    aiff = sndfile_bytes(scratch := os.path.join(ROOT, "audio", ".scratch"), 0x020000, 0x0002, 1, 16000, 64)
+    ssnd = aiff.index(b"SSND")
+    write("audio", "understated_ssnd.aiff", aiff[:ssnd + 4] + struct.pack(">I", 8 + 20) + aiff[ssnd + 8:])
+    au = sndfile_bytes(scratch, 0x030000, 0x0002, 1, 16000, 64)  # AU, PCM_16
+    write("audio", "understated.au", au[:8] + struct.pack(">I", 20) + au[12:])
     # A header claiming 2^31 - 1 Hz: refused before a block is allocated for it.
     forged = wav([(b"fmt ", fmt(1, 1, 16000, 16)), (b"data", pcm16)])
     write("audio", "bad_rate_above_768k.wav", forged[:24] + struct.pack("<I", 2**31 - 1) + forged[28:])
     write("audio", "bad_three_channels.wav",
           wav([(b"fmt ", fmt(1, 3, 16000, 16)), (b"data", struct.pack("<48h", *tone(16, 3, 9000)))]))
-    scratch = os.path.join(ROOT, "audio", ".scratch")
     flac = sndfile_bytes(scratch, 0x170000, 0x0002, 1, 16000, 400)  # FLAC, PCM_16
     write("audio", "mono.flac", flac)
     # STREAMINFO's 36-bit total-samples field (bytes 21.5-25): under-stated (read to the real end anyway) and 0

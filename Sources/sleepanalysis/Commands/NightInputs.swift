@@ -33,7 +33,7 @@ struct NightInputs {
             return zone
         }
         let probe = audio.flatMap { try? AudioFileReader(url: $0) }
-        audioDuration = probe.flatMap { probe in probe.declaredFrameCount.map { Double($0) / probe.sampleRate } } ?? 0
+        audioDuration = probe.flatMap { probe in probe.knownFrameCount.map { Double($0) / probe.sampleRate } } ?? 0
         pace = try ReplayPaceArgument.pace(parsed)
         if let text = parsed.option("start") {
             guard let date = ISO8601DateTimeParser(syntax: .timestamp).date(from: text) else {
@@ -44,7 +44,7 @@ struct NightInputs {
             let modified = try? FileManager.default.attributesOfItem(atPath: audio.path)[.modificationDate] as? Date
         {
             start = modified.addingTimeInterval(-audioDuration)
-            if let probe, probe.declaredFrameCount == nil {
+            if let probe, probe.knownFrameCount == nil {
                 // A stream written to a pipe does not say its length: the start cannot be worked back from its end.
                 CommandRunner.printError(
                     "sleepanalysis analyze: \(audio.lastPathComponent) does not say how long it is: the night starts "

@@ -127,6 +127,20 @@ final class InputAnswersNightTests: XCTestCase {
         XCTAssertEqual(result.warnings, [])
     }
 
+    func test_aWAVEWhoseHeaderUnderstatesItsLength_isReadToItsEnd_withAWarning() async throws {
+        let wav = try audio("short-header.wav", tone(seconds: 60), format: .wav16)
+        var bytes = try Data(contentsOf: wav)
+        let sizeField = try XCTUnwrap(bytes.range(of: Data("data".utf8))).upperBound
+        let declared = UInt32(6 * 16_000 * 2)
+        for index in 0..<4 { bytes[sizeField + index] = UInt8(truncatingIfNeeded: declared >> (8 * UInt32(index))) }
+        try bytes.write(to: wav)
+        let result = try await analyse(wav)
+        XCTAssertEqual(result.endTime.timeIntervalSince(result.startTime), 60, accuracy: 0.1)
+        let warning = try XCTUnwrap(result.warnings.first { $0.kind == .audioLengthDiffersFromHeader })
+        XCTAssertEqual(warning.count, 60 * 16_000)
+        XCTAssertTrue(warning.message.contains("gives 96000 frames"), warning.message)
+    }
+
     func test_aWAVECutOff_isAnalysedForWhatItHolds_withAWarning() async throws {
         let wav = try audio("cut.wav", tone(seconds: 60), format: .wav16)
         let bytes = try Data(contentsOf: wav)

@@ -22,9 +22,13 @@ package final class AudioFileReader {
     package let sampleRate: Double
     /// Channels per frame.
     package let channelCount: Int
-    /// Frames in the file, as its header says; 0 when the header does not say (a FLAC stream written to a pipe).
-    /// The frames read may differ: see `lengthDisagreement`.
-    package var frameCount: Int64 { declaredFrameCount ?? 0 }
+    /// Frames in the file: counted from the bytes of a WAVE, AIFF or AU file, as the header says for other
+    /// formats; 0 when neither tells (a FLAC stream written to a pipe). The frames read may still differ (a FLAC
+    /// header that under-states its audio): see `lengthDisagreement`.
+    package var frameCount: Int64 { knownFrameCount ?? 0 }
+    /// Frames in the file when known before reading: `frameCount`, or nil when neither the data nor the header
+    /// tells.
+    package let knownFrameCount: Int64?
     /// Frames in the file as its header says, or nil when it does not say.
     package let declaredFrameCount: Int64?
     /// After the last frame was read: the header's frame count and the frames the file held, when they differ
@@ -47,8 +51,8 @@ package final class AudioFileReader {
     }
 
     private let decoder: Decoder
-    /// The FLAC file libsndfile reads through, kept alive as long as the handle.
-    private let flacFile: FLACLengthFreeFile?
+    /// The file libsndfile reads through when its header's length was patched, kept alive as long as the handle.
+    private let patchedFile: HeaderPatchedFile?
 
     /// Opens `url` for reading.
     ///
@@ -57,7 +61,7 @@ package final class AudioFileReader {
     ///   channels, or a sample rate outside `minimumSampleRate...maximumSampleRate` (`sf_open` or
     ///   ``OggOpusDecoder`` does the work). A header that gives another length than the audio it holds (a WAVE
     ///   file cut off, a FLAC header never finalised) is not an error: the audio is read to its real end and
-    ///   `lengthDisagreement` says so.
+    ///   `lengthDisagreement` says so (``ContainerLength``).
     package init(url: URL) throws {
         self.url = url
         guard FileManager.default.fileExists(atPath: url.path) else {
@@ -69,39 +73,37 @@ package final class AudioFileReader {
         if let opus = try OggOpusDecoder.open(url) {
             try Self.check(url, sampleRate: opus.sampleRate, channels: opus.channelCount, frames: opus.frameCount)
             decoder = .oggOpus(opus)
-            flacFile = nil
+            patchedFile = nil
             sampleRate = Double(opus.sampleRate)
             channelCount = opus.channelCount
             declaredFrameCount = opus.frameCount
+            knownFrameCount = opus.frameCount
             return
         }
         var info = SF_INFO()
-        // A FLAC file is read to the real end of its audio, whatever its header says.
-        let flac = FLACLengthFreeFile(path: url.path)
-        guard let handle = flac.map({ $0.open(&info) }) ?? sf_open(url.path, Int32(SFM_READ), &info) else {
+        // WAVE, AIFF, AU and FLAC files are read to the real end of their audio, whatever their header says.
+        let container = ContainerLength.inspect(path: url.path)
+        let patched = container.flatMap { found in
+            found.patches.isEmpty ? nil : HeaderPatchedFile(path: url.path, patches: found.patches)
+        }
+        guard let handle = patched.map({ $0.open(&info) }) ?? sf_open(url.path, Int32(SFM_READ), &info) else {
             let reason = String(cString: sf_strerror(nil))
             throw SleepCycleSdkError.invalidInput("\(MessageText.path(url)): cannot read audio (\(reason))")
         }
-        let declared: Int64?
-        if let flac {
-            declared = flac.declaredTotalSamples
-        } else if let cut = WAVTruncationCheck.truncation(of: url), cut.presentBytes > 0 {
-            // libsndfile shortens a WAVE file cut off to what is there: the header's count is read here.
-            declared = Int64(Double(cut.declaredBytes) * Double(info.frames) / Double(cut.presentBytes))
-        } else {
-            declared = Int64(info.frames)
-        }
+        let declared = container.map(\.declaredFrames) ?? Int64(info.frames)
+        let present = container?.presentFrames ?? declared
         do {
-            try Self.check(url, sampleRate: Int(info.samplerate), channels: Int(info.channels), frames: declared)
+            try Self.check(url, sampleRate: Int(info.samplerate), channels: Int(info.channels), frames: present)
         } catch {
             sf_close(handle)
             throw error
         }
         decoder = .sndfile(handle, isPcm16: info.format & Int32(SF_FORMAT_SUBMASK) == Int32(SF_FORMAT_PCM_16))
-        flacFile = flac
+        patchedFile = patched
         sampleRate = Double(info.samplerate)
         channelCount = Int(info.channels)
         declaredFrameCount = declared
+        knownFrameCount = present
     }
 
     deinit {

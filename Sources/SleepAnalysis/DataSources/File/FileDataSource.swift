@@ -200,7 +200,7 @@ public final class FileDataSource: DataSource {
         self.sensorTimeZone = sensorTimeZone
         let probe = audio.flatMap { try? AudioFileReader(url: $0) }
         self.channelCount = probe?.channelCount ?? 0
-        self.audioDuration = probe.flatMap { probe in probe.declaredFrameCount.map { Double($0) / probe.sampleRate } }
+        self.audioDuration = probe.flatMap { probe in probe.knownFrameCount.map { Double($0) / probe.sampleRate } }
         self.audioSampleRate = probe?.sampleRate
     }
 
