@@ -8,7 +8,7 @@ struct FrontEndBenchmarkOptions {
     static let commandLine = BenchmarkCommandLine(
         command: nil,
         syntax: "[--hours N] [--rates R1,R2] [--format wav|flac] [--input FILE] [--dir DIR] "
-            + "[--stages read,resample,frontEnd] [--block FRAMES] [--regenerate] [--accelerometer CSV]",
+            + "[--stages read,digest,resample,frontEnd] [--block FRAMES] [--regenerate] [--accelerometer CSV]",
         options: ["hours", "rates", "format", "input", "dir", "stages", "block", "accelerometer"],
         flags: ["regenerate"])
 
@@ -50,7 +50,7 @@ struct FrontEndBenchmarkOptions {
         }
         if let value = parsed.option("stages") {
             let stages = value.split(separator: ",").compactMap { FrontEndRun.Stages(rawValue: String($0)) }
-            guard !stages.isEmpty else { throw BenchmarkUsageError("--stages: read, resample and/or frontEnd") }
+            guard !stages.isEmpty else { throw BenchmarkUsageError("--stages: read, digest, resample and/or frontEnd") }
             self.stages = stages
         }
         if let value = parsed.option("block") {

@@ -1,7 +1,7 @@
 // sleepanalysis-bench: the audio front end's throughput (multiple of real time) and peak memory on a long night.
 //
 // swift run -c release sleepanalysis-bench [--hours 8] [--rates 16000,44100] [--format wav|flac]
-//                                          [--input FILE] [--dir /tmp] [--stages read,resample,frontEnd]
+//                                          [--input FILE] [--dir /tmp] [--stages read,digest,resample,frontEnd]
 //                                          [--block FRAMES] [--regenerate] [--accelerometer CSV]
 // swift run -c release sleepanalysis-bench events [--hours 1 | --audio FILE] [--model FILE]   (the audio events engine)
 // swift run -c release sleepanalysis-bench pipeline [--hours 1] (a whole night through the SDK)

@@ -20,6 +20,8 @@ package enum FrontEndRun {
     package enum Stages: String, Sendable, CaseIterable {
         /// Only decode the file.
         case read
+        /// Decode the file and fingerprint its samples, as a replay does for resuming (`read` plus the digest).
+        case digest
         /// Decode and resample to 16 kHz.
         case resample
         /// Decode, resample and the whole front end.
@@ -36,6 +38,7 @@ package enum FrontEndRun {
     /// - Throws: `SleepCycleSdkError.invalidInput` for an unreadable file.
     package static func run(file: URL, stages: Stages, blockFrames: Int = 16_384) throws -> Summary {
         let reader = try AudioFileReader(url: file)
+        reader.digestsContent = stages == .digest
         let resampler = try Resampler(inputRate: reader.sampleRate, outputRate: 16_000, channelCount: 1)
         let frontEnd = try FrontEnd()
         var checksum = 0.0
@@ -47,7 +50,7 @@ package enum FrontEndRun {
         }
         while let mono = try reader.readMono(maxFrames: blockFrames) {
             switch stages {
-            case .read:
+            case .read, .digest:
                 checksum += Double(mono.first ?? 0)
             case .resample:
                 checksum += Double(try resampler.process(mono).first ?? 0)

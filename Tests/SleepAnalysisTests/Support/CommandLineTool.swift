@@ -26,9 +26,14 @@ struct ToolOutput {
     var standardError: String
 }
 
+/// The state directory every tool run of this test process shares when the test gives none: a folder of this
+/// process under the temporary directory.
+let testRunStateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "sa-tool-state-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+
 /// Runs the command-line tool (or another executable product, `tool`) to completion (bounded by `timeout`),
 /// capturing its output. Without `XDG_DATA_HOME` in `environment`, the tool's default data folder (the session
-/// store) is a temporary folder.
+/// store) is a temporary folder; without `XDG_STATE_HOME`, its state directory is `testRunStateDirectory`.
 func runCommandLineTool(
     _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 20,
     tool: String = "sleepanalysis"
@@ -42,6 +47,9 @@ func runCommandLineTool(
     // `analyze` saves in the default session store: unless the test chose one, that is a folder of this run.
     var chosen = environment ?? ProcessInfo.processInfo.environment
     if chosen["XDG_DATA_HOME"] == nil { chosen["XDG_DATA_HOME"] = directory.appendingPathComponent("data").path }
+    // The default state directory (licence cache, an unfinished night's journal) is this test run's own: two runs on
+    // one machine never resume or refuse each other's nights; calls within a run share it, as one user's would.
+    if chosen["XDG_STATE_HOME"] == nil { chosen["XDG_STATE_HOME"] = testRunStateDirectory.path }
     process.environment = chosen
     let outURL = directory.appendingPathComponent("out")
     let errURL = directory.appendingPathComponent("err")
