@@ -7,49 +7,7 @@ import XCTest
 /// No silent wrong night: input that lies about itself is read for what it holds and flagged, rows that are not one
 /// night are refused with their line, valid input is accepted, a microphone that heard nothing says so. Each case
 /// here was analysed wrongly without a word (or refused although valid) before; all run on files written here.
-final class InputAnswersNightTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-    private var licence: (apiKey: String, trustedKey: String)!
-    private let start = Date(timeIntervalSince1970: 1_796_000_000)
-
-    override func setUp() async throws {
-        try await super.setUp()
-        directory = try TemporaryDirectory(prefix: "input-answers-night")
-        licence = try TestLicenses.make(features: .all)
-    }
-
-    override func tearDown() async throws {
-        directory.remove()
-        try await super.tearDown()
-    }
-
-    /// Analyses the files through an analyzer of its own; throws the source's error when it ended with one.
-    private func analyse(
-        _ audio: URL?, accelerometer: URL? = nil, heartRate: URL? = nil, zone: TimeZone? = nil
-    ) async throws -> AnalysisResult {
-        let analyzer = SleepAnalyzer()
-        try await analyzer.initialize(
-            logLevel: .error, apiKey: licence.apiKey, storageDirectory: directory.url.appendingPathComponent("state"),
-            trustedIssuerKeys: [licence.trustedKey])
-        let source = analyzer.createFileDataSource(
-            audio: audio, accelerometer: accelerometer, heartRate: heartRate, startTime: start, sensorTimeZone: zone)
-        do {
-            try await analyzer.startAnalysis(
-                config: SleepAnalysisConfig(
-                    useAudio: audio != nil, useAccelerometer: accelerometer != nil, useHeartRate: heartRate != nil),
-                using: source)
-        } catch {
-            await analyzer.deinitialize()
-            throw error
-        }
-        await source.waitUntilFinished()
-        let result = try await analyzer.stopAnalysis()
-        let sourceError = await analyzer.dataSourceError
-        await analyzer.deinitialize()
-        if let sourceError { throw sourceError }
-        return result
-    }
-
+final class InputAnswersNightTests: InputAnswersTestCase {
     private func tone(seconds: Double, rate: Int = 16_000) -> [Float] {
         (0..<Int(seconds * Double(rate))).map { index -> Float in
             let phase = Double(index)
@@ -85,24 +43,6 @@ final class InputAnswersNightTests: XCTestCase {
         let url = directory.url.appendingPathComponent(name)
         try contents.write(to: url, atomically: true, encoding: .utf8)
         return url
-    }
-
-    private func assertInvalidInput(
-        _ body: () async throws -> Void, mentions fragments: [String], file: StaticString = #filePath,
-        line: UInt = #line
-    ) async {
-        do {
-            try await body()
-            XCTFail("no error", file: file, line: line)
-        } catch SleepCycleSdkError.invalidInput(let message) {
-            for fragment in fragments {
-                XCTAssertTrue(
-                    message.message.contains(fragment), "'\(message.message)' lacks '\(fragment)'", file: file,
-                    line: line)
-            }
-        } catch {
-            XCTFail("\(error) is not invalidInput", file: file, line: line)
-        }
     }
 
     // MARK: - Lengths come from the data

@@ -6,48 +6,7 @@ import XCTest
 
 /// Every input gets an answer within seconds: a result (with warnings where the input lowers it) or a typed
 /// error naming the file, the line and the reason. Each case here was a hang, a trap or a silent result before.
-final class InputAnswersTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-    private var licence: (apiKey: String, trustedKey: String)!
-    private let start = Date(timeIntervalSince1970: 1_796_000_000)
-
-    override func setUp() async throws {
-        try await super.setUp()
-        directory = try TemporaryDirectory(prefix: "input-answers")
-        licence = try TestLicenses.make(features: .all)
-    }
-
-    override func tearDown() async throws {
-        directory.remove()
-        try await super.tearDown()
-    }
-
-    /// Analyses `audio` (and `accelerometer`) through an analyzer of its own and returns the result.
-    private func analyse(_ audio: URL?, accelerometer: URL? = nil, heartRate: URL? = nil) async throws -> AnalysisResult
-    {
-        let analyzer = SleepAnalyzer()
-        try await analyzer.initialize(
-            logLevel: .error, apiKey: licence.apiKey, storageDirectory: directory.url.appendingPathComponent("state"),
-            trustedIssuerKeys: [licence.trustedKey])
-        let source = analyzer.createFileDataSource(
-            audio: audio, accelerometer: accelerometer, heartRate: heartRate, startTime: start)
-        do {
-            try await analyzer.startAnalysis(
-                config: SleepAnalysisConfig(
-                    useAudio: audio != nil, useAccelerometer: accelerometer != nil, useHeartRate: heartRate != nil),
-                using: source)
-        } catch {
-            await analyzer.deinitialize()
-            throw error
-        }
-        await source.waitUntilFinished()
-        let result = try await analyzer.stopAnalysis()
-        let sourceError = await analyzer.dataSourceError
-        await analyzer.deinitialize()
-        if let sourceError { throw sourceError }
-        return result
-    }
-
+final class InputAnswersTests: InputAnswersTestCase {
     /// A quiet room: low noise-like sound (about -60 dBFS), not the flat line of a dead microphone.
     private func quietRoom(count: Int) -> [Float] {
         (0..<count).map { Float(0.001 * sin(Double($0) * 0.7) + 0.0005 * sin(Double($0) * 2.3)) }
@@ -92,27 +51,6 @@ final class InputAnswersTests: XCTestCase {
         let url = directory.url.appendingPathComponent(name)
         try contents.write(to: url, atomically: true, encoding: .utf8)
         return url
-    }
-
-    private func assertInvalidInput(
-        _ body: () async throws -> Void, mentions fragments: [String], file: StaticString = #filePath,
-        line: UInt = #line
-    ) async {
-        do {
-            try await body()
-            XCTFail("no error", file: file, line: line)
-        } catch let error as SleepCycleSdkError {
-            guard case .invalidInput(let message) = error else {
-                return XCTFail("\(error) is not invalidInput", file: file, line: line)
-            }
-            for fragment in fragments {
-                XCTAssertTrue(
-                    message.message.contains(fragment), "'\(message.message)' lacks '\(fragment)'", file: file,
-                    line: line)
-            }
-        } catch {
-            XCTFail("untyped error \(error)", file: file, line: line)
-        }
     }
 
     func test_audio_without_frames_is_an_error() async throws {
