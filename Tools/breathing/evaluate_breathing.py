@@ -224,7 +224,9 @@ def is_factor_error(got: float, truth: float) -> bool:
     return ratio >= 1.6 or ratio <= 0.625
 
 
-def noise_files(tmp: str, seed: int, count: int) -> list[str]:
+def noise_files(tmp: str, seed: int, count: int) -> list[tuple[str, str, float]]:
+    """`count` one-minute FLAC files of white, pink and brown noise and room tone at -70 to -30 dBFS, in turn, under
+    `tmp`: (path, kind, level) each; the same files for the same seed."""
     rng = np.random.default_rng(seed)
     kinds = ["white", "pink", "brown", "room tone"]
     paths = []
@@ -242,7 +244,7 @@ def noise_files(tmp: str, seed: int, count: int) -> list[str]:
             audio = synth.room_tone(rng, 60.0, level_db=level, fan_hz=float(rng.choice([50.0, 60.0, 100.0])))
         path = os.path.join(tmp, f"noise{index}.flac")
         soundfile.write(path, audio.astype(np.float32), synth.RATE, subtype="PCM_16")
-        paths.append(path)
+        paths.append((path, kind, level))
     return paths
 
 
@@ -275,7 +277,7 @@ def evaluate_rrujo_nested(args) -> None:
               [f"noise{index}.flac" for index in range(args.noise)]]
     if any(key not in found for key in wanted):
         with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            noise = noise_files(tmp, args.seed, args.noise)
+            noise_files(tmp, args.seed, args.noise)  # writes noise<k>.flac under tmp
             jobs = {}
             for setting, name in wanted:
                 if (setting, name) in found:
@@ -395,24 +397,9 @@ def evaluate_counted(args) -> None:
 
 def evaluate_noise(args) -> None:
     """No breathing at all: white, pink and brown noise and room tone, one minute each; counts the rates reported."""
-    rng = np.random.default_rng(args.seed)
-    kinds = ["white", "pink", "brown", "room tone"]
     reported: dict[str, int] = defaultdict(int)
     with tempfile.TemporaryDirectory() as tmp:
-        for index in range(100):
-            kind = kinds[index % len(kinds)]
-            level = float(rng.uniform(-70.0, -30.0))
-            n = int(60 * synth.RATE)
-            if kind == "white":
-                audio = synth.set_rms(rng.standard_normal(n), level)
-            elif kind == "pink":
-                audio = synth.set_rms(synth.pink_noise(rng, n), level)
-            elif kind == "brown":
-                audio = synth.set_rms(synth.brown_noise(rng, n), level)
-            else:
-                audio = synth.room_tone(rng, 60.0, level_db=level, fan_hz=float(rng.choice([50.0, 60.0, 100.0])))
-            path = os.path.join(tmp, f"noise{index}.flac")
-            soundfile.write(path, audio.astype(np.float32), synth.RATE, subtype="PCM_16")
+        for path, kind, level in noise_files(tmp, args.seed, 100):
             rates = run_estimator(path, args.binary)
             reported[kind] += len(rates)
             if args.verbose or rates:
