@@ -141,7 +141,19 @@ struct PostgresSessionStoreBackend: SessionStoreBackend {
         do {
             return try body()
         } catch let error as FleetDatabaseError {
-            throw SleepCycleSdkError.storageFailure("\(location): \(error)")
+            throw SleepCycleSdkError.storageFailure(.init("\(location): \(error)", cause: cause(of: error)))
+        }
+    }
+
+    /// The SQLSTATE a failure carries as its typed cause: the server's own, else the standard code of the failure's
+    /// kind (08001 when no connection could be made, 28000 when the login was refused), so that callers can tell an
+    /// outage or a refused login from a bad request without reading the message.
+    private static func cause(of error: FleetDatabaseError) -> SleepCycleSdkError.Cause? {
+        if let state = error.sqlState { return .postgres(sqlState: state) }
+        switch error.kind {
+        case .connection: return .postgres(sqlState: "08001")
+        case .authentication: return .postgres(sqlState: "28000")
+        case .statement, .unexpectedResult, .schemaMismatch: return nil
         }
     }
 

@@ -49,6 +49,15 @@ struct CommandLineError: Error, CustomStringConvertible {
         switch error {
         case .invalidInput, .dataSourceFailure, .emptyTimeRange, .invalidApiKey, .featureNotEnabled: 65
         case .invalidConfiguration: 64
+        // A database store: 69 (EX_UNAVAILABLE) when it cannot be reached, 77 (EX_NOPERM) when it refuses the login
+        // or a right, as the queue and worker commands answer.
+        case .storageFailure(let reason):
+            switch reason.cause {
+            case .postgres(let state) where state.hasPrefix("28") || state == "42501": 77
+            case .postgres(let state) where state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53"):
+                69
+            default: 1
+            }
         default: 1
         }
     }

@@ -56,7 +56,7 @@ final class PostgresStoreCommandsTests: NightQueueTestCase {
         XCTAssertTrue(lines.dropFirst().allSatisfy { $0.hasPrefix(night.sessionId.uuidString + ",") })
     }
 
-    func test_badDatabaseOptions_areUsageErrors_andAFailedLogin_showsNoPassword() throws {
+    func test_badDatabaseOptions_areUsageErrors_aFailedLoginIs77_anOutage69_andNoPasswordShows() throws {
         let missingSubject = try runCommandLineTool(["history", "--database", url])
         XCTAssertEqual(missingSubject.status, 64)
         XCTAssertTrue(missingSubject.standardError.contains("--subject"), missingSubject.standardError)
@@ -70,8 +70,15 @@ final class PostgresStoreCommandsTests: NightQueueTestCase {
         wrong.password = "not-the-password-\(UUID().uuidString.prefix(8))"
         let refused = try runCommandLineTool(
             ["history", "--database", try XCTUnwrap(wrong.string), "--subject", subject], timeout: 30)
-        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.status, 77, "a refused login is EX_NOPERM, as the queue commands answer")
         XCTAssertTrue(refused.standardError.contains("authentication failed"), refused.standardError)
+        var unreachable = try XCTUnwrap(URLComponents(string: url))
+        unreachable.port = 1
+        let down = try runCommandLineTool(
+            ["export", "--healthkit", "--database", try XCTUnwrap(unreachable.string), "--subject", subject],
+            timeout: 30)
+        XCTAssertEqual(down.status, 69, "a database that cannot be reached is EX_UNAVAILABLE: \(down.standardError)")
+        XCTAssertFalse(down.standardError.contains(password))
         XCTAssertFalse(refused.standardError.contains(try XCTUnwrap(wrong.password)), refused.standardError)
         XCTAssertFalse(refused.standardError.contains(password))
     }
