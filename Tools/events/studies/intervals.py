@@ -1,7 +1,7 @@
 """One event model's per-type F1 with its uncertainty: a bootstrap over groups and the spread between folds.
 
     python3 Tools/events/studies/intervals.py --oof OOF.npz --manifest MANIFEST.tsv [--dataset shared] \
-        [--resamples 2000] [--thin-groups 10] [--json OUT.json]
+        [--resamples 2000] [--thin-clips 30] [--json OUT.json]
 
 The out-of-fold probabilities (train.py --oof, or merge_members.py --oof-out) are labelled as tune_thresholds.py
 labels them: per-type settings tuned on the other folds only (nested), the engine's hysteresis over each clip's
@@ -11,8 +11,9 @@ windows. On the clean held-out clips it then gives, per type:
   that many segments of one recording count as one piece of evidence;
 - F1 in each of the five folds, their lowest, highest and standard deviation (each fold is a different set of
   recordings, held out from a model trained on the others);
-- the support (clips and groups), and `thin` when the type has fewer than --thin-groups groups: its figure rests on
-  a handful of recordings and its interval says how little that is.
+- the support (clips and groups), and `thin` when the type has fewer than --thin-clips clean clips (the model
+  card's rule, as `macroF1AtLeast30Clips` in events.figures.json): its figure rests on a handful of recordings and
+  its interval says how little that is.
 The macro F1 (mean over the types present) gets the same interval and fold spread. The intervals are over the
 groups at hand: they say how much a figure depends on which recordings happened to be collected, not how the model
 would do on sources of another kind."""
@@ -43,7 +44,7 @@ def main():
     ap.add_argument("--manifest", required=True, help="the manifest the run was trained from")
     ap.add_argument("--dataset", default=None, help="only the clips of this data root")
     ap.add_argument("--resamples", type=int, default=2000)
-    ap.add_argument("--thin-groups", type=int, default=10, help="a type with fewer groups than this is thin")
+    ap.add_argument("--thin-clips", type=int, default=30, help="a type with fewer clean clips than this is thin")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", default=None, help="also write the table here")
     args = ap.parse_args()
@@ -86,7 +87,7 @@ def main():
     macro_by_fold = [float(np.nanmean(row[types])) for row in by_fold]
 
     print(f"{len(files)} clean held-out clips in {len(group_names)} groups, {len(folds)} folds; "
-          f"{args.resamples} group resamples; thin: fewer than {args.thin_groups} groups")
+          f"{args.resamples} group resamples; thin: fewer than {args.thin_clips} clips")
     print("| type | clips | groups | F1 | 95 % interval (groups) | F1 by fold | fold range | fold s.d. |")
     print("| --- | ---: | ---: | ---: | --- | --- | --- | ---: |")
     table = []
@@ -96,7 +97,7 @@ def main():
         per_fold = by_fold[:, c]
         present = per_fold[~np.isnan(per_fold)]
         row = {"type": ed.CLASSES[c], "clips": int(of_type.sum()), "groups": groups,
-               "thin": groups < args.thin_groups, "f1": round(float(f1[c]), 4),
+               "thin": int(of_type.sum()) < args.thin_clips, "f1": round(float(f1[c]), 4),
                "interval95": percentile_interval(draws[:, c]),
                "f1ByFold": [None if np.isnan(v) else round(float(v), 4) for v in per_fold],
                "foldRange": [round(float(present.min()), 4), round(float(present.max()), 4)] if present.size else None,
@@ -115,7 +116,7 @@ def main():
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"clips": len(files), "groups": len(group_names), "folds": len(folds),
-                       "resamples": args.resamples, "thinGroups": args.thin_groups, "types": table,
+                       "resamples": args.resamples, "thinClips": args.thin_clips, "types": table,
                        "macroF1": round(macro, 4), "macroInterval95": macro_interval,
                        "macroF1ByFold": [round(v, 4) for v in macro_by_fold]}, fh, indent=1)
 

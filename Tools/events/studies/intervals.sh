@@ -8,7 +8,7 @@
 # fits on every clip (they score nothing), so that the out-of-fold probabilities exist; tunes the thresholds nested
 # as retrain.sh does (figures to $W/figures.json, compared with the shipped Models/events.figures.json so that a
 # drift is seen), then runs intervals.py. About an hour on an idle two-core machine; resumes like retrain.sh.
-# Writes $W/intervals.json (W: ${TMPDIR:-/tmp}/sleepanalysis-events); the model card quotes it.
+# Writes Models/events.intervals.json (work files in ${TMPDIR:-/tmp}/sleepanalysis-events); the model card quotes it.
 set -euo pipefail
 export SLEEPANALYSIS_KEEP_RAIN_LABELS=1
 source Tools/events/training-data.sh "${1:-../shared/data/audio}" none
@@ -24,4 +24,4 @@ python3 Tools/events/merge_members.py --gate 0.2 --member-types "snoring=0,1" \
     --oof "$W/oof0.npz,$W/oof100.npz,$W/oof1d.npz" --oof-out "$W/oof.npz"
 python3 Tools/events/tune_thresholds.py --oof "$W/oof.npz" --manifest "$M" --figures "$W/figures.json"
 python3 Tools/events/studies/compare_figures.py --shipped Models/events.figures.json --new "$W/figures.json" || true
-python3 Tools/events/studies/intervals.py --oof "$W/oof.npz" --manifest "$M" --json "$W/intervals.json"
+python3 Tools/events/studies/intervals.py --oof "$W/oof.npz" --manifest "$M" --json Models/events.intervals.json
