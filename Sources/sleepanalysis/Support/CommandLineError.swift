@@ -41,7 +41,8 @@ struct CommandLineError: Error, CustomStringConvertible {
     }
 
     /// The exit status for an SDK error: input the user gave (data files, a time range holding no data, a licence
-    /// key that is invalid, expired or lacks a feature) is 65, a bad configuration 64, anything else 1.
+    /// key that is invalid, expired or lacks a feature) is 65, a bad configuration 64, a database store that cannot
+    /// be reached 69 or that refuses the login or a right 77, anything else 1.
     ///
     /// - Parameter error: The SDK's error.
     /// - Returns: The process exit status.
